@@ -1,4 +1,3 @@
-using FsCheck;
 using Microsoft.FSharp.Core;
 
 namespace Millrace.Testing;

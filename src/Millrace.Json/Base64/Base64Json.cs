@@ -1,0 +1,108 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Numerics;
+using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
+using Millrace.Json.Streaming;
+
+namespace Millrace.Json.Base64;
+
+/// <summary>
+/// Deserializes JSON that arrives base64-encoded, without an intermediate string or byte array: the text is
+/// decoded with the platform's vectorized decoders into a pooled buffer, bound straight from that span, and the
+/// buffer is cleared and returned. Offsets of base64 errors count characters of the base64 text; offsets of JSON
+/// errors count bytes of the decoded JSON.
+/// </summary>
+public static class Base64Json
+{
+    /// <summary>Deserializes base64 text held as UTF-16.</summary>
+    /// <typeparam name="T">The target type.</typeparam>
+    /// <param name="base64">The base64 text.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="alphabet">The base64 alphabet; detected by default.</param>
+    /// <returns>The value, or a <see cref="JsonErrorCodes.Base64"/>, <see cref="JsonErrorCodes.Syntax"/> or <see cref="JsonErrorCodes.Bind"/> failure.</returns>
+    public static Result<T> Deserialize<T>(ReadOnlySpan<char> base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet = Base64Alphabet.Auto)
+        => Deserialize<T, char, Utf16Base64Decoder>(base64, typeInfo, alphabet);
+
+    /// <summary>Deserializes base64 text held as UTF-8 bytes.</summary>
+    /// <typeparam name="T">The target type.</typeparam>
+    /// <param name="utf8Base64">The base64 text, as UTF-8.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="alphabet">The base64 alphabet; detected by default.</param>
+    /// <returns>The value, or a <see cref="JsonErrorCodes.Base64"/>, <see cref="JsonErrorCodes.Syntax"/> or <see cref="JsonErrorCodes.Bind"/> failure.</returns>
+    public static Result<T> Deserialize<T>(ReadOnlySpan<byte> utf8Base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet = Base64Alphabet.Auto)
+        => Deserialize<T, byte, Utf8Base64Decoder>(utf8Base64, typeInfo, alphabet);
+
+    /// <summary>Deserializes base64 text held as UTF-16, binding by reflection.</summary>
+    /// <typeparam name="T">The target type.</typeparam>
+    /// <param name="base64">The base64 text.</param>
+    /// <param name="serializerOptions">Serializer options; <see cref="JsonSerializerOptions.Default"/> when <see langword="null"/>.</param>
+    /// <param name="alphabet">The base64 alphabet; detected by default.</param>
+    /// <returns>The value, or a failure.</returns>
+    [RequiresUnreferencedCode("Binding by reflection may need members that trimming removes; pass a source-generated JsonTypeInfo<T> instead.")]
+    [RequiresDynamicCode("Binding by reflection may generate code at run time; pass a source-generated JsonTypeInfo<T> instead.")]
+    public static Result<T> Deserialize<T>(ReadOnlySpan<char> base64, JsonSerializerOptions? serializerOptions = null, Base64Alphabet alphabet = Base64Alphabet.Auto)
+        => Deserialize(base64, JsonItems.TypeInfo<T>(serializerOptions), alphabet);
+
+    /// <summary>
+    /// Deserializes a stream of base64 text (UTF-8), decoding it as it is read: neither the base64 text nor the
+    /// decoded JSON is ever held whole.
+    /// </summary>
+    /// <typeparam name="T">The target type.</typeparam>
+    /// <param name="utf8Base64">The base64 text; read to its end and not disposed.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="alphabet">The base64 alphabet; detected by default.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>The value, or a failure.</returns>
+    public static async ValueTask<Result<T>> DeserializeAsync<T>(Stream utf8Base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet = Base64Alphabet.Auto, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Base64);
+        ArgumentNullException.ThrowIfNull(typeInfo);
+        var decoded = new Base64DecodingStream(utf8Base64, alphabet, leaveOpen: true);
+        await using (decoded.ConfigureAwait(false))
+        {
+            T? value;
+            try
+            {
+                value = await JsonSerializer.DeserializeAsync(decoded, typeInfo, cancellationToken).ConfigureAwait(false);
+            }
+            catch (MillraceException exception)
+            {
+                return Result<T>.Failure(exception.Error);
+            }
+            catch (JsonException exception)
+            {
+                // A multi-line payload's offset cannot be recovered from line and column once the bytes are gone.
+                return JsonBinder<T>.Failure(exception, exception.LineNumber == 0 ? exception.BytePositionInLine : null, itemIndex: null, "$");
+            }
+
+            return JsonBinder<T>.Complete(value, itemIndex: null, 0, "$");
+        }
+    }
+
+    private static Result<T> Deserialize<T, TChar, TDecoder>(ReadOnlySpan<TChar> base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet)
+        where TChar : unmanaged, IBinaryInteger<TChar>
+        where TDecoder : IBase64Decoder<TChar>
+    {
+        ArgumentNullException.ThrowIfNull(typeInfo);
+        var capacity = Base64Text.MaxDecodedLength(base64.Length);
+        var buffer = ArrayPool<byte>.Shared.Rent(capacity);
+        var used = capacity;
+        try
+        {
+            if (!Base64Text.TryDecode<TChar, TDecoder>(base64, buffer, alphabet, out var written))
+            {
+                return Result<T>.Failure(Base64Text.Describe(base64, alphabet));
+            }
+
+            used = written;
+            return JsonBinder<T>.Bind(buffer.AsSpan(0, written), typeInfo, itemIndex: null, 0, "$");
+        }
+        finally
+        {
+            // The payload may be a token or personal data: never hand it to the next renter.
+            buffer.AsSpan(0, used).Clear();
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+}

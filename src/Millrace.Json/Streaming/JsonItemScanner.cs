@@ -1,0 +1,458 @@
+using System.Buffers;
+using System.Text.Json;
+
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// Finds the boundaries of items in UTF-8 JSON read from a stream, one item at a time, without binding them.
+/// It keeps one pooled buffer that grows only while a single item does not fit (up to
+/// <see cref="JsonStreamOptions.MaxItemSize"/>), and a resumable <see cref="Utf8JsonReader"/> state that is
+/// committed only after a complete step, so a step cut off by the end of the buffer is simply scanned again
+/// once more bytes have arrived.
+/// </summary>
+internal sealed class JsonItemScanner : IDisposable
+{
+    private readonly Stream _stream;
+    private readonly JsonStreamOptions _options;
+    private readonly JsonReaderOptions _readerOptions;
+    private readonly byte[][] _path;
+    private byte[] _buffer;
+    private int _start;
+    private int _end;
+    private long _bufferOffset;
+    private bool _endOfStream;
+    private JsonReaderState _state;
+    private Phase _phase;
+    private int _pathLevel;
+    private long _nextIndex;
+    private long _lineNumber;
+    private bool _skipToNextLine;
+    private bool _startChecked;
+
+    public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
+    {
+        _stream = stream;
+        _options = options;
+        _path = options.PathSegments;
+
+        // The reader counts depth from the document root; items sit below the array and the path's objects.
+        _readerOptions = new JsonReaderOptions
+        {
+            MaxDepth = options.MaxDepth + _path.Length + 1,
+            AllowTrailingCommas = serializerOptions.AllowTrailingCommas,
+            CommentHandling = serializerOptions.ReadCommentHandling == JsonCommentHandling.Disallow
+                ? JsonCommentHandling.Disallow
+                : JsonCommentHandling.Skip,
+        };
+        _state = new JsonReaderState(_readerOptions);
+        _buffer = ArrayPool<byte>.Shared.Rent(options.BufferSize);
+    }
+
+    private enum Phase
+    {
+        Root,
+        Navigate,
+        Items,
+        Trailing,
+        Done,
+    }
+
+    /// <summary>Gets the zero-based index of the item (or error) the last step produced.</summary>
+    public long ItemIndex { get; private set; }
+
+    /// <summary>Gets the stream offset of the first byte of the last item.</summary>
+    public long ItemOffset => _bufferOffset + ItemStart;
+
+    /// <summary>Gets the error of the last <see cref="ScanStep.Failure"/>.</summary>
+    public Error? Error { get; private set; }
+
+    /// <summary>Gets the UTF-8 bytes of the last item; valid until the next <see cref="FillAsync"/>.</summary>
+    public ReadOnlySpan<byte> Item => _buffer.AsSpan(ItemStart, ItemLength);
+
+    private int ItemStart { get; set; }
+
+    private int ItemLength { get; set; }
+
+    /// <summary>Scans for the next item in the buffered bytes.</summary>
+    /// <returns>What was found.</returns>
+    public ScanStep Next()
+    {
+        if (!_startChecked)
+        {
+            // Skip a UTF-8 byte order mark, as System.Text.Json's own stream reading does.
+            if (_end < 3 && !_endOfStream)
+            {
+                return ScanStep.NeedMoreData;
+            }
+
+            _start = _buffer.AsSpan(0, _end).StartsWith("\uFEFF"u8) ? 3 : 0;
+            _startChecked = true;
+        }
+
+        return _phase switch
+        {
+            Phase.Done => ScanStep.End,
+            _ when _options.Format == JsonStreamFormat.Lines => NextLine(),
+            _ => NextArrayStep(),
+        };
+    }
+
+    /// <summary>Reads more bytes from the stream, first making room by dropping what was consumed.</summary>
+    /// <param name="cancellationToken">Cancels the read.</param>
+    /// <returns>A task that completes when bytes were read or the stream ended.</returns>
+    public async ValueTask FillAsync(CancellationToken cancellationToken)
+    {
+        if (_start > 0)
+        {
+            var pending = _end - _start;
+            _buffer.AsSpan(_start, pending).CopyTo(_buffer);
+            _bufferOffset += _start;
+            _start = 0;
+            _end = pending;
+        }
+
+        if (_end == _buffer.Length)
+        {
+            Grow();
+        }
+
+        var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
+        if (read == 0)
+        {
+            _endOfStream = true;
+        }
+        else
+        {
+            _end += read;
+        }
+    }
+
+    /// <summary>Returns the buffer to the pool.</summary>
+    public void Dispose()
+    {
+        var buffer = _buffer;
+        _buffer = [];
+        if (buffer.Length > 0)
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+
+    private ScanStep NextArrayStep()
+    {
+        var spanBase = _start;
+        var reader = new Utf8JsonReader(_buffer.AsSpan(spanBase, _end - spanBase), _endOfStream, _state);
+        try
+        {
+            while (true)
+            {
+                if (!reader.Read())
+                {
+                    return _phase == Phase.Trailing && _endOfStream ? Finish() : NeedMoreData();
+                }
+
+                switch (_phase)
+                {
+                    case Phase.Root:
+                        var expected = _path.Length == 0 ? JsonTokenType.StartArray : JsonTokenType.StartObject;
+                        if (reader.TokenType != expected)
+                        {
+                            return Fail(JsonErrorCodes.NotAnArray, $"The root is {Describe(reader.TokenType)}; expected {Describe(expected)}.", spanBase + reader.TokenStartIndex, fatal: true, path: "$");
+                        }
+
+                        _phase = _path.Length == 0 ? Phase.Items : Phase.Navigate;
+                        break;
+
+                    case Phase.Navigate:
+                        if (reader.TokenType == JsonTokenType.EndObject)
+                        {
+                            return Fail(JsonErrorCodes.PathNotFound, $"The document has no property '{PathUpTo(_pathLevel + 1)}'.", spanBase + reader.TokenStartIndex, fatal: true, path: PathUpTo(_pathLevel));
+                        }
+
+                        var matches = reader.ValueTextEquals(_path[_pathLevel]);
+                        if (!reader.Read())
+                        {
+                            return NeedMoreData();
+                        }
+
+                        if (matches)
+                        {
+                            var isLast = _pathLevel == _path.Length - 1;
+                            var wanted = isLast ? JsonTokenType.StartArray : JsonTokenType.StartObject;
+                            if (reader.TokenType != wanted)
+                            {
+                                return Fail(JsonErrorCodes.NotAnArray, $"'{PathUpTo(_pathLevel + 1)}' is {Describe(reader.TokenType)}; expected {Describe(wanted)}.", spanBase + reader.TokenStartIndex, fatal: true, path: PathUpTo(_pathLevel + 1));
+                            }
+
+                            _pathLevel++;
+                            _phase = isLast ? Phase.Items : Phase.Navigate;
+                        }
+                        else if (IsContainerStart(reader.TokenType))
+                        {
+                            var valueStart = reader.TokenStartIndex;
+                            if (!reader.TrySkip())
+                            {
+                                return NeedMoreData();
+                            }
+
+                            if (reader.BytesConsumed - valueStart > _options.MaxItemSize)
+                            {
+                                return Fail(JsonErrorCodes.ItemTooLarge, $"A value before the selected array is {reader.BytesConsumed - valueStart} bytes, over MaxItemSize ({_options.MaxItemSize}).", spanBase + valueStart, fatal: true, path: PathUpTo(_pathLevel));
+                            }
+                        }
+
+                        break;
+
+                    case Phase.Items:
+                        if (reader.TokenType == JsonTokenType.EndArray)
+                        {
+                            if (_path.Length > 0)
+                            {
+                                return Finish();
+                            }
+
+                            _phase = Phase.Trailing;
+                            break;
+                        }
+
+                        var tokenStart = (int)reader.TokenStartIndex;
+                        if (IsContainerStart(reader.TokenType) && !reader.TrySkip())
+                        {
+                            return NeedMoreData();
+                        }
+
+                        var length = (int)reader.BytesConsumed - tokenStart;
+                        if (length > _options.MaxItemSize)
+                        {
+                            return Fail(JsonErrorCodes.ItemTooLarge, $"The item is {length} bytes, over MaxItemSize ({_options.MaxItemSize}).", spanBase + tokenStart, fatal: true, index: _nextIndex);
+                        }
+
+                        Commit(spanBase, ref reader);
+                        ItemStart = spanBase + tokenStart;
+                        ItemLength = length;
+                        ItemIndex = _nextIndex++;
+                        return ScanStep.Item;
+
+                    default:
+                        return Fail(JsonErrorCodes.Syntax, "Unexpected content after the array.", spanBase + reader.TokenStartIndex, fatal: true);
+                }
+
+                Commit(spanBase, ref reader);
+            }
+        }
+        catch (JsonException exception)
+        {
+            return FailSyntax(spanBase, ref reader, exception);
+        }
+    }
+
+    private ScanStep NextLine()
+    {
+        while (true)
+        {
+            var pending = _buffer.AsSpan(_start, _end - _start);
+            var newline = pending.IndexOf((byte)'\n');
+            if (_skipToNextLine)
+            {
+                if (newline < 0)
+                {
+                    _start = _end;
+                    return _endOfStream ? Finish() : ScanStep.NeedMoreData;
+                }
+
+                _start += newline + 1;
+                _lineNumber++;
+                _skipToNextLine = false;
+                continue;
+            }
+
+            int lineLength;
+            if (newline >= 0)
+            {
+                lineLength = newline;
+            }
+            else if (!_endOfStream)
+            {
+                return pending.Length > _options.MaxItemSize ? LineTooLarge(pending.Length) : ScanStep.NeedMoreData;
+            }
+            else if (pending.IsEmpty)
+            {
+                return Finish();
+            }
+            else
+            {
+                lineLength = pending.Length;
+            }
+
+            var line = pending[..lineLength];
+            var lead = line.Length - line.TrimStart(" \t\r"u8).Length;
+            var content = line[lead..].TrimEnd(" \t\r"u8);
+            if (content.IsEmpty)
+            {
+                _start += Math.Min(lineLength + 1, pending.Length);
+                _lineNumber++;
+                continue;
+            }
+
+            if (content.Length > _options.MaxItemSize)
+            {
+                return LineTooLarge(content.Length);
+            }
+
+            var contentStart = _start + lead;
+            var reader = new Utf8JsonReader(content, _readerOptions);
+            try
+            {
+                while (reader.Read())
+                {
+                }
+            }
+            catch (JsonException exception)
+            {
+                var index = _nextIndex++;
+                var offset = SkipWhitespace(contentStart + (int)reader.BytesConsumed, contentStart + content.Length);
+                var truncated = offset == contentStart + content.Length;
+                _start += Math.Min(lineLength + 1, pending.Length);
+                _lineNumber++;
+                return Fail(
+                    truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax,
+                    $"Line {_lineNumber}: {Reason(exception)}",
+                    offset,
+                    fatal: !_options.SkipInvalidLines,
+                    index: index);
+            }
+
+            ItemStart = contentStart;
+            ItemLength = content.Length;
+            ItemIndex = _nextIndex++;
+            _start += Math.Min(lineLength + 1, pending.Length);
+            _lineNumber++;
+            return ScanStep.Item;
+        }
+    }
+
+    private ScanStep LineTooLarge(int length)
+    {
+        var index = _nextIndex++;
+        var offset = _start;
+        _skipToNextLine = true;
+        return Fail(JsonErrorCodes.ItemTooLarge, $"Line {_lineNumber + 1} is at least {length} bytes, over MaxItemSize ({_options.MaxItemSize}).", offset, fatal: !_options.SkipInvalidLines, index: index);
+    }
+
+    private ScanStep NeedMoreData()
+    {
+        var pending = _end - _start;
+        if (_endOfStream)
+        {
+            // The reader only asks for more at the end of the stream when the document stops mid-step.
+            return Fail(JsonErrorCodes.Truncated, "The input ends before the array is complete.", _end, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
+        }
+
+        if (pending > _options.MaxItemSize)
+        {
+            return Fail(JsonErrorCodes.ItemTooLarge, $"An item is over MaxItemSize ({_options.MaxItemSize}) bytes and is still incomplete.", _start, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
+        }
+
+        return ScanStep.NeedMoreData;
+    }
+
+    private ScanStep FailSyntax(int spanBase, ref Utf8JsonReader reader, JsonException exception)
+    {
+        var offset = SkipWhitespace(spanBase + (int)reader.BytesConsumed, _end);
+        var truncated = _endOfStream && offset == _end;
+        var tooDeep = reader.CurrentDepth >= _readerOptions.MaxDepth - 1 && offset < _end && _buffer[offset] is (byte)'[' or (byte)'{';
+        var code = tooDeep ? JsonErrorCodes.TooDeep : truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax;
+        var message = tooDeep
+            ? $"Nesting is deeper than MaxDepth ({_options.MaxDepth})."
+            : Reason(exception);
+        return Fail(code, message, offset, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
+    }
+
+    private static string Reason(JsonException exception)
+    {
+        // The reader's message ends with its own line and position, counted from where the chunk began; the
+        // error carries the absolute byte offset instead.
+        var message = exception.Message;
+        var cut = message.IndexOf(" LineNumber:", StringComparison.Ordinal);
+        return cut > 0 ? message[..cut] : message;
+    }
+
+    private ScanStep Fail(string code, string message, long bufferPosition, bool fatal, long? index = null, string? path = null)
+    {
+        if (fatal)
+        {
+            _phase = Phase.Done;
+        }
+
+        Error = new Error(code, message)
+        {
+            ItemIndex = index,
+            ByteOffset = _bufferOffset + bufferPosition,
+            Path = path ?? (index is { } i ? ItemPath(i) : null),
+        };
+        return ScanStep.Failure;
+    }
+
+    /// <summary>Formats the path of an item, as <c>$[3]</c> or <c>$.data.items[3]</c>.</summary>
+    /// <param name="index">The item's index.</param>
+    /// <returns>The item's path.</returns>
+    public string ItemPath(long index) => _options.Format == JsonStreamFormat.Lines
+        ? $"$[{index}]"
+        : $"{_options.Path}[{index}]";
+
+    private ScanStep Finish()
+    {
+        _phase = Phase.Done;
+        return ScanStep.End;
+    }
+
+    private void Commit(int spanBase, ref Utf8JsonReader reader)
+    {
+        _start = spanBase + (int)reader.BytesConsumed;
+        _state = reader.CurrentState;
+    }
+
+    private int SkipWhitespace(int position, int limit)
+    {
+        while (position < limit && _buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n' or (byte)',' or (byte)':')
+        {
+            position++;
+        }
+
+        return position;
+    }
+
+    private void Grow()
+    {
+        // Only reached when one pending item fills the buffer; the item limit was checked before asking for more.
+        var size = (int)Math.Min((long)_buffer.Length * 2, (long)_options.MaxItemSize + 1);
+        var next = ArrayPool<byte>.Shared.Rent(size);
+        _buffer.AsSpan(0, _end).CopyTo(next);
+        ArrayPool<byte>.Shared.Return(_buffer);
+        _buffer = next;
+    }
+
+    private string PathUpTo(int steps)
+    {
+        var path = "$";
+        for (var i = 0; i < steps; i++)
+        {
+            path += "." + System.Text.Encoding.UTF8.GetString(_path[i]);
+        }
+
+        return path;
+    }
+
+    private static bool IsContainerStart(JsonTokenType token) => token is JsonTokenType.StartObject or JsonTokenType.StartArray;
+
+    private static string Describe(JsonTokenType token) => token switch
+    {
+        JsonTokenType.StartArray => "an array",
+        JsonTokenType.StartObject => "an object",
+        JsonTokenType.String => "a string",
+        JsonTokenType.Number => "a number",
+        JsonTokenType.True or JsonTokenType.False => "a boolean",
+        JsonTokenType.Null => "null",
+        _ => token.ToString(),
+    };
+}

@@ -1,0 +1,151 @@
+using System.Diagnostics.CodeAnalysis;
+using System.IO.Pipelines;
+using System.Runtime.CompilerServices;
+using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
+
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// Reads the items of a JSON array (or the lines of NDJSON) from a stream one at a time. Each item is bound
+/// only when the consumer asks for it, so stopping after k items does O(k) work, and an item is handed over as
+/// soon as its last byte has arrived.
+/// </summary>
+/// <remarks>
+/// <para>What happens on bad input, exactly:</para>
+/// <list type="bullet">
+/// <item>An item that is well-formed JSON but does not bind (wrong type, overflow, missing required member) yields a
+/// <see cref="JsonErrorCodes.Bind"/> failure with its index, byte offset and member path; reading goes on.</item>
+/// <item>An item that is <c>null</c> yields <see cref="JsonErrorCodes.NullItem"/> unless the item type is a nullable value type; reading goes on.</item>
+/// <item>A syntax error in an array yields one <see cref="JsonErrorCodes.Syntax"/> failure (or <see cref="JsonErrorCodes.Truncated"/>
+/// when the input simply ends) with its byte offset, and the stream ends: without a well-formed array there is no next item to find.</item>
+/// <item>A malformed NDJSON line yields a failure with its offset; the stream ends, or with
+/// <see cref="JsonStreamOptions.SkipInvalidLines"/> goes on with the next line.</item>
+/// <item>An item over <see cref="JsonStreamOptions.MaxItemSize"/> or deeper than <see cref="JsonStreamOptions.MaxDepth"/>
+/// yields <see cref="JsonErrorCodes.ItemTooLarge"/> or <see cref="JsonErrorCodes.TooDeep"/> and ends the stream (an oversized NDJSON line is skipped when
+/// <see cref="JsonStreamOptions.SkipInvalidLines"/> is set).</item>
+/// <item>Cancellation throws <see cref="OperationCanceledException"/> between items and between reads.</item>
+/// </list>
+/// </remarks>
+public static class JsonItems
+{
+    /// <summary>Streams the items of the JSON array in <paramref name="utf8Json"/>.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>Each item's value or error, in order.</returns>
+    public static IAsyncEnumerable<Result<T>> ReadAsync<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        ArgumentNullException.ThrowIfNull(typeInfo);
+        return ReadCore(utf8Json, typeInfo, Freeze(options), cancellationToken);
+    }
+
+    /// <summary>Streams the items of the JSON array read from <paramref name="utf8Json"/>.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read to its end or until the consumer stops, and not completed.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>Each item's value or error, in order.</returns>
+    public static IAsyncEnumerable<Result<T>> ReadAsync<T>(PipeReader utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        return ReadAsync(utf8Json.AsStream(leaveOpen: true), typeInfo, options, cancellationToken);
+    }
+
+    /// <summary>Streams the items of the JSON array in <paramref name="utf8Json"/>, binding them by reflection.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
+    /// <param name="serializerOptions">Serializer options; <see cref="JsonSerializerOptions.Default"/> when <see langword="null"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>Each item's value or error, in order.</returns>
+    [RequiresUnreferencedCode("Binding by reflection may need members that trimming removes; pass a source-generated JsonTypeInfo<T> instead.")]
+    [RequiresDynamicCode("Binding by reflection may generate code at run time; pass a source-generated JsonTypeInfo<T> instead.")]
+    public static IAsyncEnumerable<Result<T>> ReadAsync<T>(Stream utf8Json, JsonSerializerOptions? serializerOptions = null, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+        => ReadAsync(utf8Json, TypeInfo<T>(serializerOptions), options, cancellationToken);
+
+    /// <summary>Reads every item of the JSON array into a list, stopping at the first failure.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
+    /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>All items, or the first item's error.</returns>
+    public static ValueTask<Result<List<T>>> ReadListAsync<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        ArgumentNullException.ThrowIfNull(typeInfo);
+        return ReadListCore(utf8Json, typeInfo, Freeze(options), cancellationToken);
+    }
+
+    /// <summary>Reads every item of the JSON array into a list by reflection, stopping at the first failure.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
+    /// <param name="serializerOptions">Serializer options; <see cref="JsonSerializerOptions.Default"/> when <see langword="null"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>All items, or the first item's error.</returns>
+    [RequiresUnreferencedCode("Binding by reflection may need members that trimming removes; pass a source-generated JsonTypeInfo<T> instead.")]
+    [RequiresDynamicCode("Binding by reflection may generate code at run time; pass a source-generated JsonTypeInfo<T> instead.")]
+    public static ValueTask<Result<List<T>>> ReadListAsync<T>(Stream utf8Json, JsonSerializerOptions? serializerOptions = null, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+        => ReadListAsync(utf8Json, TypeInfo<T>(serializerOptions), options, cancellationToken);
+
+    [RequiresUnreferencedCode("Binding by reflection may need members that trimming removes.")]
+    [RequiresDynamicCode("Binding by reflection may generate code at run time.")]
+    internal static JsonTypeInfo<T> TypeInfo<T>(JsonSerializerOptions? serializerOptions)
+    {
+        var resolved = serializerOptions ?? JsonSerializerOptions.Default;
+        resolved.MakeReadOnly(populateMissingResolver: true);
+        return (JsonTypeInfo<T>)resolved.GetTypeInfo(typeof(T));
+    }
+
+    private static JsonStreamOptions Freeze(JsonStreamOptions? options)
+    {
+        var resolved = options ?? JsonStreamOptions.Default;
+        resolved.MakeReadOnly();
+        return resolved;
+    }
+
+    private static async IAsyncEnumerable<Result<T>> ReadCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options);
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            switch (scanner.Next())
+            {
+                case ScanStep.Item:
+                    yield return JsonBinder<T>.Bind(scanner.Item, typeInfo, scanner.ItemIndex, scanner.ItemOffset, scanner.ItemPath(scanner.ItemIndex));
+                    break;
+                case ScanStep.NeedMoreData:
+                    await scanner.FillAsync(cancellationToken).ConfigureAwait(false);
+                    break;
+                case ScanStep.Failure:
+                    yield return Result<T>.Failure(scanner.Error!);
+                    break;
+                default:
+                    yield break;
+            }
+        }
+    }
+
+    private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
+    {
+        var items = new List<T>();
+        await foreach (var item in ReadCore(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
+        {
+            if (item.IsFailure)
+            {
+                return Result<List<T>>.Failure(item.Error);
+            }
+
+            items.Add(item.Value);
+        }
+
+        return items;
+    }
+}

@@ -1,0 +1,132 @@
+using System.Text.Json.Serialization;
+
+namespace Millrace.Json.Tests;
+
+public sealed record Person(int Id, string Name, double Score, bool Active, List<string> Tags)
+{
+    public bool Equals(Person? other) =>
+        other is not null && Id == other.Id && Name == other.Name && Score.Equals(other.Score)
+        && Active == other.Active && Tags.SequenceEqual(other.Tags);
+
+    public override int GetHashCode() => HashCode.Combine(Id, Name);
+}
+
+public sealed class StrictPerson
+{
+    public required int Id { get; init; }
+
+    public string? Name { get; init; }
+}
+
+/// <summary>Counts how many instances the serializer creates, to prove that early exit binds only what is taken.</summary>
+public sealed class CountedItem
+{
+    private static int s_created;
+
+    public CountedItem() => Interlocked.Increment(ref s_created);
+
+    public static int Created => Volatile.Read(ref s_created);
+
+    public int Id { get; set; }
+
+    public static void Reset() => Volatile.Write(ref s_created, 0);
+}
+
+[JsonSerializable(typeof(Person))]
+[JsonSerializable(typeof(StrictPerson))]
+[JsonSerializable(typeof(CountedItem))]
+[JsonSerializable(typeof(int))]
+[JsonSerializable(typeof(int?))]
+[JsonSerializable(typeof(string))]
+[JsonSerializable(typeof(List<Person>))]
+[JsonSerializable(typeof(List<int>))]
+[JsonSerializable(typeof(Dictionary<string, int>))]
+public sealed partial class TestJsonContext : JsonSerializerContext;
+
+/// <summary>A read-only stream over bytes that hands out at most <c>chunk</c> bytes a read, and counts what it gave.</summary>
+public sealed class ChunkedStream(byte[] data, int chunk) : Stream
+{
+    private int _position;
+
+    public long BytesRead => _position;
+
+    public override bool CanRead => true;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => false;
+
+    public override long Length => throw new NotSupportedException();
+
+    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+    public override int Read(Span<byte> buffer)
+    {
+        var count = Math.Min(Math.Min(chunk, buffer.Length), data.Length - _position);
+        data.AsSpan(_position, count).CopyTo(buffer);
+        _position += count;
+        return count;
+    }
+
+    public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+        ValueTask.FromResult(Read(buffer.Span));
+
+    public override void Flush()
+    {
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+}
+
+/// <summary>An endless JSON array of <c>{"Id":n}</c> items: reading it to the end would never finish.</summary>
+public sealed class EndlessArrayStream : Stream
+{
+    private byte[] _pending = "["u8.ToArray();
+    private int _pendingStart;
+    private int _next;
+
+    public long BytesRead { get; private set; }
+
+    public override bool CanRead => true;
+
+    public override bool CanSeek => false;
+
+    public override bool CanWrite => false;
+
+    public override long Length => throw new NotSupportedException();
+
+    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+    public override int Read(Span<byte> buffer)
+    {
+        if (_pendingStart == _pending.Length)
+        {
+            _pending = System.Text.Encoding.UTF8.GetBytes($"{{\"Id\":{_next++}}},");
+            _pendingStart = 0;
+        }
+
+        var count = Math.Min(buffer.Length, _pending.Length - _pendingStart);
+        _pending.AsSpan(_pendingStart, count).CopyTo(buffer);
+        _pendingStart += count;
+        BytesRead += count;
+        return count;
+    }
+
+    public override void Flush()
+    {
+    }
+
+    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+    public override void SetLength(long value) => throw new NotSupportedException();
+
+    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+}
