@@ -370,11 +370,14 @@ internal sealed class JsonItemScanner : IDisposable
 
     private static string Reason(JsonException exception)
     {
-        // The reader's message ends with its own line and position, counted from where the chunk began; the
-        // error carries the absolute byte offset instead.
+        // The reader's message ends with its own line and position, counted from where the chunk began (the error
+        // carries the absolute offset instead), and may quote the rest of the buffer: keep it to one short line.
+        const int MaxLength = 160;
         var message = exception.Message;
         var cut = message.IndexOf(" LineNumber:", StringComparison.Ordinal);
-        return cut > 0 ? message[..cut] : message;
+        var words = (cut > 0 ? message[..cut] : message).Split((char[])[' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
+        var reason = string.Join(' ', words);
+        return reason.Length <= MaxLength ? reason : string.Concat(reason.AsSpan(0, MaxLength), "…");
     }
 
     private ScanStep Fail(string code, string message, long bufferPosition, bool fatal, long? index = null, string? path = null)

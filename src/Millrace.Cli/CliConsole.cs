@@ -1,0 +1,22 @@
+using System.Text;
+
+namespace Millrace.Cli;
+
+/// <summary>Where a command reads and writes; the process's own streams, or in-memory ones in tests.</summary>
+/// <param name="Input">Standard input, read for the file name <c>-</c>.</param>
+/// <param name="Output">Standard output, written as UTF-8 bytes.</param>
+/// <param name="Error">Standard error, for diagnostics.</param>
+public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
+{
+    /// <summary>Gets the process's standard streams.</summary>
+    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error);
+
+    /// <summary>Creates a text writer over <see cref="Output"/> that leaves it open.</summary>
+    /// <returns>A UTF-8 writer without a byte order mark.</returns>
+    public StreamWriter CreateTextOutput() => new(Output, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true);
+
+    /// <summary>Writes <c>millrace: {file}: {error}</c> to standard error.</summary>
+    /// <param name="file">The file the error is about, <c>-</c> for standard input.</param>
+    /// <param name="error">What went wrong and where.</param>
+    public void ReportError(string file, Millrace.Error error) => Error.WriteLine($"millrace: {file}: {error}");
+}

@@ -1,0 +1,65 @@
+namespace Millrace.Cli;
+
+/// <summary>Opens the file a command names, or standard input for <c>-</c>.</summary>
+internal static class CliInput
+{
+    /// <summary>Opens <paramref name="path"/> for sequential reading.</summary>
+    /// <param name="path">A file path, or <c>-</c>.</param>
+    /// <param name="console">Supplies standard input.</param>
+    /// <param name="stream">The opened stream; dispose it.</param>
+    /// <returns><see langword="false"/> when the file cannot be opened; the reason is on standard error.</returns>
+    public static bool TryOpen(string path, CliConsole console, out Stream stream)
+    {
+        if (path == "-")
+        {
+            stream = new NonClosingStream(console.Input);
+            return true;
+        }
+
+        try
+        {
+            stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan | FileOptions.Asynchronous);
+            return true;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            console.ReportError(path, new Millrace.Error("io.open", exception.Message));
+            stream = Stream.Null;
+            return false;
+        }
+    }
+
+    /// <summary>Keeps standard input open when the command disposes what it read.</summary>
+    private sealed class NonClosingStream(Stream inner) : Stream
+    {
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+        public override int Read(byte[] buffer, int offset, int count) => inner.Read(buffer, offset, count);
+
+        public override int Read(Span<byte> buffer) => inner.Read(buffer);
+
+        public override Task<int> ReadAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken) =>
+            inner.ReadAsync(buffer, offset, count, cancellationToken);
+
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
+            inner.ReadAsync(buffer, cancellationToken);
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+    }
+}

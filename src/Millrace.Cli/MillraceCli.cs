@@ -1,0 +1,39 @@
+using System.CommandLine;
+using Millrace.Cli.Json;
+
+namespace Millrace.Cli;
+
+/// <summary>The <c>millrace</c> command line: parses arguments, runs the verb, and maps failures to exit codes.</summary>
+public static class MillraceCli
+{
+    /// <summary>Runs the command line.</summary>
+    /// <param name="args">The arguments, without the program name.</param>
+    /// <param name="console">Where to read and write.</param>
+    /// <param name="cancellationToken">Stops the command.</param>
+    /// <returns>An exit code from <see cref="ExitCodes"/>.</returns>
+    public static async Task<int> RunAsync(string[] args, CliConsole console, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(console);
+        var root = new RootCommand("Millrace: fast, allocation-lean serialization and parallel data processing.")
+        {
+            JsonCommands.Create(console),
+        };
+
+        var parsed = root.Parse(args);
+        await using var output = console.CreateTextOutput();
+        if (parsed.Errors.Count > 0)
+        {
+            foreach (var error in parsed.Errors)
+            {
+                await console.Error.WriteLineAsync($"millrace: {error.Message}");
+            }
+
+            await console.Error.WriteLineAsync("Run 'millrace --help' for usage.");
+            return ExitCodes.Usage;
+        }
+
+        var invocation = new InvocationConfiguration { Output = output, Error = console.Error, EnableDefaultExceptionHandler = false };
+        return await parsed.InvokeAsync(invocation, cancellationToken);
+    }
+}

@@ -1,0 +1,20 @@
+using System.Text;
+
+namespace Millrace.Cli.Tests;
+
+/// <summary>Runs the command line in-process with in-memory standard streams.</summary>
+internal sealed record CliRun(int ExitCode, string Output, string Error)
+{
+    public static string Sample(string name) => Path.Combine(AppContext.BaseDirectory, "samples", name);
+
+    public static async Task<CliRun> InvokeWithInput(string input, params string[] args)
+    {
+        var output = new MemoryStream();
+        var error = new StringWriter();
+        var console = new CliConsole(new MemoryStream(Encoding.UTF8.GetBytes(input)), output, error);
+        var exitCode = await MillraceCli.RunAsync(args, console);
+        return new CliRun(exitCode, Encoding.UTF8.GetString(output.ToArray()), error.ToString());
+    }
+
+    public static Task<CliRun> Invoke(params string[] args) => InvokeWithInput("", args);
+}
