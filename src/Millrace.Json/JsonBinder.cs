@@ -1,4 +1,6 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
 
 namespace Millrace.Json;
@@ -12,9 +14,9 @@ internal static class JsonBinder<T>
     /// <param name="typeInfo">How to bind it.</param>
     /// <param name="itemIndex">The item's index in its sequence, when there is one.</param>
     /// <param name="baseOffset">The offset of <paramref name="json"/>'s first byte in the whole input.</param>
-    /// <param name="path">The path of the value, such as <c>$[3]</c>; member paths are appended to it.</param>
+    /// <param name="rootPath">The path the value is under, such as <c>$</c>; <c>[index]</c> and member paths are appended to it.</param>
     /// <returns>The value, or a <see cref="JsonErrorCodes.Bind"/> or <see cref="JsonErrorCodes.NullItem"/> failure.</returns>
-    public static Result<T> Bind(ReadOnlySpan<byte> json, JsonTypeInfo<T> typeInfo, long? itemIndex, long baseOffset, string path)
+    public static Result<T> Bind(ReadOnlySpan<byte> json, JsonTypeInfo<T> typeInfo, long? itemIndex, long baseOffset, string rootPath)
     {
         T? value;
         try
@@ -26,23 +28,23 @@ internal static class JsonBinder<T>
             var offset = exception is { LineNumber: { } line, BytePositionInLine: { } column }
                 ? TokenStartBefore(json, OffsetOf(json, line, column))
                 : 0;
-            return Failure(exception, baseOffset + offset, itemIndex, path);
+            return Failure(exception, baseOffset + offset, itemIndex, rootPath);
         }
         catch (NotSupportedException exception)
         {
-            return Failure(exception, baseOffset, itemIndex, path);
+            return Failure(exception, baseOffset, itemIndex, rootPath);
         }
 
-        return Complete(value, itemIndex, baseOffset, path);
+        return Complete(value, itemIndex, baseOffset, rootPath);
     }
 
     /// <summary>Turns a bound value into a result: <see langword="null"/> fails for reference types.</summary>
     /// <param name="value">The bound value.</param>
     /// <param name="itemIndex">The item's index in its sequence, when there is one.</param>
     /// <param name="offset">The offset of the value's first byte.</param>
-    /// <param name="path">The value's path.</param>
+    /// <param name="rootPath">The path the value is under.</param>
     /// <returns>The value, or a <see cref="JsonErrorCodes.NullItem"/> failure.</returns>
-    public static Result<T> Complete(T? value, long? itemIndex, long offset, string path)
+    public static Result<T> Complete(T? value, long? itemIndex, long offset, string rootPath)
     {
         if (value is null && !typeof(T).IsValueType)
         {
@@ -50,7 +52,7 @@ internal static class JsonBinder<T>
             {
                 ItemIndex = itemIndex,
                 ByteOffset = offset,
-                Path = path,
+                Path = PathOf(rootPath, itemIndex),
             };
         }
 
@@ -66,14 +68,15 @@ internal static class JsonBinder<T>
     /// <param name="exception">What the serializer threw.</param>
     /// <param name="offset">Where the problem is, when known.</param>
     /// <param name="itemIndex">The item's index in its sequence, when there is one.</param>
-    /// <param name="path">The value's path; the exception's member path is appended.</param>
+    /// <param name="rootPath">The path the value is under; the item index and the exception's member path are appended.</param>
     /// <returns>A located <see cref="JsonErrorCodes.Bind"/> or <see cref="JsonErrorCodes.Syntax"/> error.</returns>
-    public static Error Failure(Exception exception, long? offset, long? itemIndex, string path)
+    public static Error Failure(Exception exception, long? offset, long? itemIndex, string rootPath)
     {
         var jsonException = exception as JsonException;
         var code = jsonException is not null && (jsonException.GetType() != typeof(JsonException) || jsonException.InnerException is JsonException)
             ? JsonErrorCodes.Syntax
             : JsonErrorCodes.Bind;
+        var path = PathOf(rootPath, itemIndex);
         var memberPath = jsonException?.Path is { Length: > 1 } inner ? path + inner[1..] : path;
         var message = exception.Message;
         var cut = message.IndexOf(" Path:", StringComparison.Ordinal);
@@ -85,6 +88,38 @@ internal static class JsonBinder<T>
             Exception = exception,
         };
     }
+
+    /// <summary>
+    /// Binds the container item that starts <paramref name="candidate"/> in a single pass, straight through the type's
+    /// converter, and measures it. Any failure, including an item cut off by the end of the buffer, returns
+    /// <see langword="false"/> so that the item is scanned and bound the careful way, which reports it exactly.
+    /// </summary>
+    /// <param name="candidate">The buffered bytes from the item's first byte on.</param>
+    /// <param name="typeInfo">How to bind it.</param>
+    /// <param name="itemReaderOptions">Reader options with the item's depth limit.</param>
+    /// <param name="value">The bound value.</param>
+    /// <param name="length">The item's length in bytes.</param>
+    /// <returns><see langword="true"/> when the item was bound.</returns>
+    [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever fails here is retried on the careful path, which reports or rethrows it.")]
+    public static bool TryBindInOnePass(ReadOnlySpan<byte> candidate, JsonTypeInfo<T> typeInfo, JsonReaderOptions itemReaderOptions, out T? value, out int length)
+    {
+        var reader = new Utf8JsonReader(candidate, itemReaderOptions);
+        try
+        {
+            reader.Read();
+            value = ((JsonConverter<T>)typeInfo.Converter).Read(ref reader, typeof(T), typeInfo.Options);
+            length = (int)reader.BytesConsumed;
+            return true;
+        }
+        catch (Exception)
+        {
+            value = default;
+            length = 0;
+            return false;
+        }
+    }
+
+    private static string PathOf(string rootPath, long? itemIndex) => itemIndex is { } index ? $"{rootPath}[{index}]" : rootPath;
 
     /// <summary>
     /// System.Text.Json reports a binding error where its reader stopped, just after the offending token; find

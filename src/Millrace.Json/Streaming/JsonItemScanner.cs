@@ -15,6 +15,7 @@ internal sealed class JsonItemScanner : IDisposable
     private readonly Stream _stream;
     private readonly JsonStreamOptions _options;
     private readonly JsonReaderOptions _readerOptions;
+    private readonly JsonReaderState?[] _stateAfterItem = new JsonReaderState?[(int)JsonTokenType.Null + 1];
     private readonly byte[][] _path;
     private byte[] _buffer;
     private int _start;
@@ -28,6 +29,8 @@ internal sealed class JsonItemScanner : IDisposable
     private long _lineNumber;
     private bool _skipToNextLine;
     private bool _startChecked;
+    private bool _scanNextCandidate;
+    private int _largestItem;
 
     public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
     {
@@ -45,6 +48,8 @@ internal sealed class JsonItemScanner : IDisposable
                 : JsonCommentHandling.Skip,
         };
         _state = new JsonReaderState(_readerOptions);
+        ItemReaderOptions = _readerOptions with { MaxDepth = options.MaxDepth };
+        RootPath = options.Format == JsonStreamFormat.Lines ? "$" : options.Path;
         _buffer = ArrayPool<byte>.Shared.Rent(options.BufferSize);
     }
 
@@ -68,6 +73,15 @@ internal sealed class JsonItemScanner : IDisposable
 
     /// <summary>Gets the UTF-8 bytes of the last item; valid until the next <see cref="FillAsync"/>.</summary>
     public ReadOnlySpan<byte> Item => _buffer.AsSpan(ItemStart, ItemLength);
+
+    /// <summary>Gets the buffered bytes from the start of the candidate item to the end of the buffer.</summary>
+    public ReadOnlySpan<byte> Candidate => _buffer.AsSpan(ItemStart, _end - ItemStart);
+
+    /// <summary>Gets reader options for reading one item on its own: the depth limit counts from the item.</summary>
+    public JsonReaderOptions ItemReaderOptions { get; }
+
+    /// <summary>Gets the path items are counted under: <c>$</c>, or the selected array's path.</summary>
+    public string RootPath { get; }
 
     private int ItemStart { get; set; }
 
@@ -126,6 +140,31 @@ internal sealed class JsonItemScanner : IDisposable
             _end += read;
         }
     }
+
+    /// <summary>
+    /// Completes the candidate item once it has been bound in one pass and found to be <paramref name="length"/> bytes.
+    /// The reader state after an item depends only on the kind of item, so the state saved after the first item of
+    /// this kind stands for this one too: the array is continued without scanning the item a second time.
+    /// </summary>
+    /// <param name="length">The item's length in bytes.</param>
+    /// <returns><see langword="false"/> when the item is over the size limit; call <see cref="RejectCandidate"/> then.</returns>
+    public bool TryAcceptCandidate(int length)
+    {
+        if (length > _options.MaxItemSize)
+        {
+            return false;
+        }
+
+        _state = _stateAfterItem[_buffer[ItemStart] == (byte)'[' ? (int)JsonTokenType.StartArray : (int)JsonTokenType.StartObject]!.Value;
+        _start = ItemStart + length;
+        ItemLength = length;
+        ItemIndex = _nextIndex++;
+        _largestItem = Math.Max(_largestItem, length);
+        return true;
+    }
+
+    /// <summary>Makes the next step scan the candidate item instead, which finds and reports whatever went wrong.</summary>
+    public void RejectCandidate() => _scanNextCandidate = true;
 
     /// <summary>Returns the buffer to the pool.</summary>
     public void Dispose()
@@ -216,7 +255,15 @@ internal sealed class JsonItemScanner : IDisposable
                         }
 
                         var tokenStart = (int)reader.TokenStartIndex;
-                        if (IsContainerStart(reader.TokenType) && !reader.TrySkip())
+                        var kind = reader.TokenType;
+                        if (IsCandidate(kind, spanBase + tokenStart))
+                        {
+                            ItemStart = spanBase + tokenStart;
+                            return ScanStep.ItemCandidate;
+                        }
+
+                        _scanNextCandidate = false;
+                        if (IsContainerStart(kind) && !reader.TrySkip())
                         {
                             return NeedMoreData();
                         }
@@ -228,9 +275,11 @@ internal sealed class JsonItemScanner : IDisposable
                         }
 
                         Commit(spanBase, ref reader);
+                        _stateAfterItem[(int)kind] ??= reader.CurrentState;
                         ItemStart = spanBase + tokenStart;
                         ItemLength = length;
                         ItemIndex = _nextIndex++;
+                        _largestItem = Math.Max(_largestItem, length);
                         return ScanStep.Item;
 
                     default:
@@ -391,17 +440,10 @@ internal sealed class JsonItemScanner : IDisposable
         {
             ItemIndex = index,
             ByteOffset = _bufferOffset + bufferPosition,
-            Path = path ?? (index is { } i ? ItemPath(i) : null),
+            Path = path ?? (index is { } i ? $"{RootPath}[{i}]" : null),
         };
         return ScanStep.Failure;
     }
-
-    /// <summary>Formats the path of an item, as <c>$[3]</c> or <c>$.data.items[3]</c>.</summary>
-    /// <param name="index">The item's index.</param>
-    /// <returns>The item's path.</returns>
-    public string ItemPath(long index) => _options.Format == JsonStreamFormat.Lines
-        ? $"$[{index}]"
-        : $"{_options.Path}[{index}]";
 
     private ScanStep Finish()
     {
@@ -445,6 +487,15 @@ internal sealed class JsonItemScanner : IDisposable
 
         return path;
     }
+
+    // One-pass binding reads the item with a final-block reader over the rest of the buffer, so it is only tried where
+    // the item almost surely ends inside the buffer (a cut-off item would fail and be scanned after all), and only
+    // once an item of the same kind has been scanned, which supplies the reader state after such an item.
+    private bool IsCandidate(JsonTokenType kind, int itemStart) =>
+        !_scanNextCandidate
+        && IsContainerStart(kind)
+        && _stateAfterItem[(int)kind] is not null
+        && (_endOfStream || _end - itemStart > (2 * _largestItem) + 256);
 
     private static bool IsContainerStart(JsonTokenType token) => token is JsonTokenType.StartObject or JsonTokenType.StartArray;
 

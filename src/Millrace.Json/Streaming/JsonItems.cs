@@ -113,19 +113,17 @@ public static class JsonItems
     private static async IAsyncEnumerable<Result<T>> ReadCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options);
+        var reader = new JsonItemReader<T>(scanner, typeInfo);
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            switch (scanner.Next())
+            switch (reader.TryRead(out var item))
             {
                 case ScanStep.Item:
-                    yield return JsonBinder<T>.Bind(scanner.Item, typeInfo, scanner.ItemIndex, scanner.ItemOffset, scanner.ItemPath(scanner.ItemIndex));
+                    yield return item;
                     break;
                 case ScanStep.NeedMoreData:
                     await scanner.FillAsync(cancellationToken).ConfigureAwait(false);
-                    break;
-                case ScanStep.Failure:
-                    yield return Result<T>.Failure(scanner.Error!);
                     break;
                 default:
                     yield break;
@@ -135,17 +133,25 @@ public static class JsonItems
 
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
+        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options);
+        var reader = new JsonItemReader<T>(scanner, typeInfo);
         var items = new List<T>();
-        await foreach (var item in ReadCore(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
+        while (true)
         {
-            if (item.IsFailure)
+            cancellationToken.ThrowIfCancellationRequested();
+            switch (reader.TryRead(out var item))
             {
-                return Result<List<T>>.Failure(item.Error);
+                case ScanStep.Item when item.TryGetValue(out var value):
+                    items.Add(value);
+                    break;
+                case ScanStep.Item:
+                    return Result<List<T>>.Failure(item.Error);
+                case ScanStep.NeedMoreData:
+                    await scanner.FillAsync(cancellationToken).ConfigureAwait(false);
+                    break;
+                default:
+                    return items;
             }
-
-            items.Add(item.Value);
         }
-
-        return items;
     }
 }

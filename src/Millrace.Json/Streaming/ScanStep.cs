@@ -6,6 +6,12 @@ internal enum ScanStep
     /// <summary>A complete item is in <see cref="JsonItemScanner.Item"/>.</summary>
     Item,
 
+    /// <summary>
+    /// A container item starts at <see cref="JsonItemScanner.Candidate"/> with room to spare in the buffer: bind it in
+    /// one pass, then call <see cref="JsonItemScanner.TryAcceptCandidate"/> or <see cref="JsonItemScanner.RejectCandidate"/>.
+    /// </summary>
+    ItemCandidate,
+
     /// <summary>The buffered bytes end inside the next step; call <see cref="JsonItemScanner.FillAsync"/>.</summary>
     NeedMoreData,
 

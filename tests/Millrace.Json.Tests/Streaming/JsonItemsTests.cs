@@ -56,6 +56,17 @@ public class JsonItemsTests
     }
 
     [Fact]
+    public async Task ReadAsync_LargeItemAfterSmallOnes_IsFoundAcrossRefills()
+    {
+        // Small items teach the reader to bind in one pass; the large one is cut off by the buffer end and must be
+        // noticed as incomplete rather than reported as an error.
+        var people = Enumerable.Range(0, 40).Select(i => new Person(i, i == 30 ? new string('z', 3000) : "p", i, true, ["t"])).ToList();
+        var bytes = JsonSerializer.SerializeToUtf8Bytes(people, Context.ListPerson);
+        var results = await ReadAll(new ChunkedStream(bytes, 700), Context.Person, new JsonStreamOptions { BufferSize = 1024 });
+        Assert.Equal(people, results.Select(r => r.Value));
+    }
+
+    [Fact]
     public async Task ReadAsync_NestedPath_SkipsEverythingBeforeTheArrayAndStopsAfterIt()
     {
         const string json = """

@@ -1,0 +1,43 @@
+using System.Text.Json.Serialization.Metadata;
+
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// Turns what the <see cref="JsonItemScanner"/> finds into results for <typeparamref name="T"/>, synchronously, so
+/// that both the streaming and the materializing loops await only when the buffer needs more bytes.
+/// </summary>
+/// <typeparam name="T">The item type.</typeparam>
+internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo)
+{
+    /// <summary>Reads the next item from the buffered bytes.</summary>
+    /// <param name="item">The item's value or error, when the step is <see cref="ScanStep.Item"/>.</param>
+    /// <returns><see cref="ScanStep.Item"/>, <see cref="ScanStep.NeedMoreData"/> or <see cref="ScanStep.End"/>.</returns>
+    public ScanStep TryRead(out Result<T> item)
+    {
+        while (true)
+        {
+            switch (scanner.Next())
+            {
+                case ScanStep.Item:
+                    item = JsonBinder<T>.Bind(scanner.Item, typeInfo, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
+                    return ScanStep.Item;
+                case ScanStep.ItemCandidate:
+                    if (JsonBinder<T>.TryBindInOnePass(scanner.Candidate, typeInfo, scanner.ItemReaderOptions, out var value, out var length)
+                        && scanner.TryAcceptCandidate(length))
+                    {
+                        item = JsonBinder<T>.Complete(value, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
+                        return ScanStep.Item;
+                    }
+
+                    scanner.RejectCandidate();
+                    break;
+                case ScanStep.Failure:
+                    item = Result<T>.Failure(scanner.Error!);
+                    return ScanStep.Item;
+                case var step:
+                    item = default;
+                    return step;
+            }
+        }
+    }
+}
