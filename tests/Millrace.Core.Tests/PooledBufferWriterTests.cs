@@ -83,3 +83,32 @@ public class PooledBufferWriterTests
         }
     }
 }
+
+public class ReadBufferTests
+{
+    [Fact]
+    public void Compact_MovesUnconsumedBytesToTheFront()
+    {
+        byte[] buffer = [1, 2, 3, 4, 5, 6];
+        int start = 4, end = 6;
+        Assert.Equal(4, ReadBuffer.Compact(buffer, ref start, ref end));
+        Assert.Equal((0, 2), (start, end));
+        Assert.Equal(new byte[] { 5, 6 }, buffer[..2]);
+    }
+
+    [Fact]
+    public void Compact_NothingConsumed_DropsNothing()
+    {
+        byte[] buffer = [1, 2, 3];
+        int start = 0, end = 2;
+        Assert.Equal(0, ReadBuffer.Compact(buffer, ref start, ref end));
+        Assert.Equal((0, 2), (start, end));
+    }
+
+    [Fact]
+    public void Compact_RejectsInconsistentIndices()
+    {
+        int start = 2, end = 1;
+        Assert.Throws<ArgumentOutOfRangeException>(() => ReadBuffer.Compact(new byte[4], ref start, ref end));
+    }
+}

@@ -44,12 +44,24 @@ public sealed class CountedItem
 public sealed partial class TestJsonContext : JsonSerializerContext;
 
 /// <summary>A read-only stream over bytes that hands out at most <c>chunk</c> bytes a read, and counts what it gave.</summary>
-public sealed class ChunkedStream(byte[] data, int chunk) : Stream
+public sealed class ChunkedStream(byte[] data, int chunk) : ReadOnlyTestStream
 {
     private int _position;
 
     public long BytesRead => _position;
 
+    public override int Read(Span<byte> buffer)
+    {
+        var count = Math.Min(Math.Min(chunk, buffer.Length), data.Length - _position);
+        data.AsSpan(_position, count).CopyTo(buffer);
+        _position += count;
+        return count;
+    }
+}
+
+/// <summary>A forward-only, read-only stream whose reads complete synchronously; subclasses supply <see cref="Read(Span{byte})"/>.</summary>
+public abstract class ReadOnlyTestStream : Stream
+{
     public override bool CanRead => true;
 
     public override bool CanSeek => false;
@@ -60,15 +72,9 @@ public sealed class ChunkedStream(byte[] data, int chunk) : Stream
 
     public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
 
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+    public abstract override int Read(Span<byte> buffer);
 
-    public override int Read(Span<byte> buffer)
-    {
-        var count = Math.Min(Math.Min(chunk, buffer.Length), data.Length - _position);
-        data.AsSpan(_position, count).CopyTo(buffer);
-        _position += count;
-        return count;
-    }
+    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default) =>
         ValueTask.FromResult(Read(buffer.Span));
@@ -85,25 +91,13 @@ public sealed class ChunkedStream(byte[] data, int chunk) : Stream
 }
 
 /// <summary>An endless JSON array of <c>{"Id":n}</c> items: reading it to the end would never finish.</summary>
-public sealed class EndlessArrayStream : Stream
+public sealed class EndlessArrayStream : ReadOnlyTestStream
 {
     private byte[] _pending = "["u8.ToArray();
     private int _pendingStart;
     private int _next;
 
     public long BytesRead { get; private set; }
-
-    public override bool CanRead => true;
-
-    public override bool CanSeek => false;
-
-    public override bool CanWrite => false;
-
-    public override long Length => throw new NotSupportedException();
-
-    public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
-    public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
     public override int Read(Span<byte> buffer)
     {
@@ -119,14 +113,4 @@ public sealed class EndlessArrayStream : Stream
         BytesRead += count;
         return count;
     }
-
-    public override void Flush()
-    {
-    }
-
-    public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-    public override void SetLength(long value) => throw new NotSupportedException();
-
-    public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
 }

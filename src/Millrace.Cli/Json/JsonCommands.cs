@@ -22,68 +22,56 @@ internal static class JsonCommands
         return json;
     }
 
-    private static Command Count(CliConsole console)
-    {
-        var (file, path, ndjson) = (FileArgument(), PathOption(), NdjsonOption());
-        var command = new Command("count", "Count the items of a JSON array or the lines of NDJSON.") { file, path, ndjson };
-        command.SetAction(async (parsed, cancellationToken) =>
+    private static Command Count(CliConsole console) => ItemsCommand(
+        "count",
+        "Count the items of a JSON array or the lines of NDJSON.",
+        console,
+        skipInvalidLines: false,
+        [],
+        async (_, name, stream, options, cancellationToken) =>
         {
-            var name = parsed.GetRequiredValue(file);
-            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines: false, console, out var options)
-                || !CliInput.TryOpen(name, console, out var stream))
+            var count = 0L;
+            await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
             {
-                return ExitCodes.BadInput;
-            }
-
-            await using (stream)
-            {
-                var count = 0L;
-                await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
+                if (item.IsFailure)
                 {
-                    if (item.IsFailure)
-                    {
-                        console.ReportError(name, item.Error);
-                        return ExitCodes.BadInput;
-                    }
-
-                    count++;
+                    console.ReportError(name, item.Error);
+                    return ExitCodes.BadInput;
                 }
 
-                await using var output = console.CreateTextOutput();
-                await output.WriteLineAsync(count.ToString(System.Globalization.CultureInfo.InvariantCulture));
-                return ExitCodes.Success;
+                count++;
             }
+
+            await using var output = console.CreateTextOutput();
+            await output.WriteLineAsync(count.ToString(System.Globalization.CultureInfo.InvariantCulture));
+            return ExitCodes.Success;
         });
-        return command;
-    }
 
     private static Command Head(CliConsole console)
     {
-        var (file, path, ndjson) = (FileArgument(), PathOption(), NdjsonOption());
         var count = new Option<int>("--count", "-n")
         {
             Description = "How many items to print.",
             DefaultValueFactory = _ => 10,
         };
-        var command = new Command("head", "Print the first items, one compact JSON value a line, and stop reading.") { file, count, path, ndjson };
-        command.SetAction(async (parsed, cancellationToken) =>
+
+        // Reads the raw token: a value that is not a number is already a parse error of its own.
+        count.Validators.Add(result =>
         {
-            var name = parsed.GetRequiredValue(file);
-            var wanted = parsed.GetValue(count);
-            if (wanted < 0)
+            if (result.Tokens is [.., var last] && int.TryParse(last.Value, out var value) && value < 0)
             {
-                await console.Error.WriteLineAsync("millrace: --count must not be negative. Run 'millrace --help' for usage.");
-                return ExitCodes.Usage;
+                result.AddError("--count must not be negative.");
             }
-
-            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines: false, console, out var options)
-                || !CliInput.TryOpen(name, console, out var stream))
+        });
+        return ItemsCommand(
+            "head",
+            "Print the first items, one compact JSON value a line, and stop reading.",
+            console,
+            skipInvalidLines: false,
+            [count],
+            async (parsed, name, stream, options, cancellationToken) =>
             {
-                return ExitCodes.BadInput;
-            }
-
-            await using (stream)
-            {
+                var wanted = parsed.GetValue(count);
                 if (wanted == 0)
                 {
                     return ExitCodes.Success;
@@ -111,19 +99,64 @@ internal static class JsonCommands
 
                 await console.Output.FlushAsync(cancellationToken);
                 return ExitCodes.Success;
-            }
-        });
-        return command;
+            });
     }
 
-    private static Command Validate(CliConsole console)
+    private static Command Validate(CliConsole console) => ItemsCommand(
+        "validate",
+        "List every invalid item with its index and byte offset; exit 1 if there is any.",
+        console,
+        skipInvalidLines: true,
+        [],
+        async (_, name, stream, options, cancellationToken) =>
+        {
+            await using var output = console.CreateTextOutput();
+            long valid = 0, invalid = 0;
+            await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
+            {
+                if (item.IsSuccess)
+                {
+                    valid++;
+                    continue;
+                }
+
+                invalid++;
+                await output.WriteLineAsync($"{name}: {item.Error}");
+            }
+
+            await output.WriteLineAsync($"{name}: {valid} valid, {invalid} invalid");
+            return invalid == 0 ? ExitCodes.Success : ExitCodes.BadInput;
+        });
+
+    /// <summary>
+    /// Builds a verb that reads the items of one input: the file argument, <c>--path</c> and <c>--ndjson</c> are
+    /// shared, and the input is opened (or its failure reported) before <paramref name="run"/> sees it.
+    /// </summary>
+    private static Command ItemsCommand(
+        string verb,
+        string description,
+        CliConsole console,
+        bool skipInvalidLines,
+        Option[] extraOptions,
+        Func<ParseResult, string, Stream, JsonStreamOptions, CancellationToken, Task<int>> run)
     {
-        var (file, path, ndjson) = (FileArgument(), PathOption(), NdjsonOption());
-        var command = new Command("validate", "List every invalid item with its index and byte offset; exit 1 if there is any.") { file, path, ndjson };
+        var file = new Argument<string>("file") { Description = "The input file, or - for standard input." };
+        var path = new Option<string>("--path")
+        {
+            Description = "The array to read, as $.name.name (default: the root array).",
+            DefaultValueFactory = _ => "$",
+        };
+        var ndjson = new Option<bool>("--ndjson") { Description = "Read newline-delimited JSON (one value a line)." };
+        var command = new Command(verb, description) { file, path, ndjson };
+        foreach (var option in extraOptions)
+        {
+            command.Add(option);
+        }
+
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetRequiredValue(file);
-            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines: true, console, out var options)
+            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines, console, out var options)
                 || !CliInput.TryOpen(name, console, out var stream))
             {
                 return ExitCodes.BadInput;
@@ -131,22 +164,7 @@ internal static class JsonCommands
 
             await using (stream)
             {
-                await using var output = console.CreateTextOutput();
-                long valid = 0, invalid = 0;
-                await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
-                {
-                    if (item.IsSuccess)
-                    {
-                        valid++;
-                        continue;
-                    }
-
-                    invalid++;
-                    await output.WriteLineAsync($"{name}: {item.Error}");
-                }
-
-                await output.WriteLineAsync($"{name}: {valid} valid, {invalid} invalid");
-                return invalid == 0 ? ExitCodes.Success : ExitCodes.BadInput;
+                return await run(parsed, name, stream, options, cancellationToken);
             }
         });
         return command;
@@ -154,7 +172,7 @@ internal static class JsonCommands
 
     private static Command FromBase64(CliConsole console)
     {
-        var file = FileArgument();
+        var file = new Argument<string>("file") { Description = "The base64 file, or - for standard input." };
         var alphabet = new Option<Base64Alphabet>("--alphabet")
         {
             Description = "The base64 alphabet: Auto (default), Standard or Url.",
@@ -236,14 +254,4 @@ internal static class JsonCommands
             return false;
         }
     }
-
-    private static Argument<string> FileArgument() => new("file") { Description = "The input file, or - for standard input." };
-
-    private static Option<string> PathOption() => new("--path")
-    {
-        Description = "The array to read, as $.name.name (default: the root array).",
-        DefaultValueFactory = _ => "$",
-    };
-
-    private static Option<bool> NdjsonOption() => new("--ndjson") { Description = "Read newline-delimited JSON (one value a line)." };
 }

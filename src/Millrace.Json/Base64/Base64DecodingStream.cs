@@ -140,15 +140,7 @@ public sealed class Base64DecodingStream : Stream
 
     private Memory<byte> FreeEncodedSpace()
     {
-        if (_encodedStart > 0)
-        {
-            var pending = _encodedEnd - _encodedStart;
-            _encoded.AsSpan(_encodedStart, pending).CopyTo(_encoded);
-            _encodedOffset += _encodedStart;
-            _encodedStart = 0;
-            _encodedEnd = pending;
-        }
-
+        _encodedOffset += ReadBuffer.Compact(_encoded, ref _encodedStart, ref _encodedEnd);
         if (_encodedEnd == _encoded.Length)
         {
             // Only text after a padding '=' can pile up undecoded; nothing valid follows padding but whitespace.

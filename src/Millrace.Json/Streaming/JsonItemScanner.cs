@@ -116,15 +116,7 @@ internal sealed class JsonItemScanner : IDisposable
     /// <returns>A task that completes when bytes were read or the stream ended.</returns>
     public async ValueTask FillAsync(CancellationToken cancellationToken)
     {
-        if (_start > 0)
-        {
-            var pending = _end - _start;
-            _buffer.AsSpan(_start, pending).CopyTo(_buffer);
-            _bufferOffset += _start;
-            _start = 0;
-            _end = pending;
-        }
-
+        _bufferOffset += ReadBuffer.Compact(_buffer, ref _start, ref _end);
         if (_end == _buffer.Length)
         {
             Grow();
@@ -349,7 +341,7 @@ internal sealed class JsonItemScanner : IDisposable
             }
 
             var contentStart = _start + lead;
-            var reader = new Utf8JsonReader(content, _readerOptions);
+            var reader = new Utf8JsonReader(content, ItemReaderOptions);
             try
             {
                 while (reader.Read())

@@ -360,23 +360,11 @@ public class JsonItemsTests
     }
 
     /// <summary>A JSON array whose first item is a string that never ends.</summary>
-    private sealed class EndlessStringItemStream : Stream
+    private sealed class EndlessStringItemStream : ReadOnlyTestStream
     {
         private bool _started;
 
         public long BytesRead { get; private set; }
-
-        public override bool CanRead => true;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => false;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
-        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
         public override int Read(Span<byte> buffer)
         {
@@ -390,15 +378,5 @@ public class JsonItemsTests
             BytesRead += buffer.Length;
             return buffer.Length;
         }
-
-        public override void Flush()
-        {
-        }
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }
