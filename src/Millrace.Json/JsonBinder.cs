@@ -95,19 +95,20 @@ internal static class JsonBinder<T>
     /// <see langword="false"/> so that the item is scanned and bound the careful way, which reports it exactly.
     /// </summary>
     /// <param name="candidate">The buffered bytes from the item's first byte on.</param>
-    /// <param name="typeInfo">How to bind it.</param>
+    /// <param name="converter">The converter of the item type.</param>
+    /// <param name="serializerOptions">The options the converter belongs to.</param>
     /// <param name="itemReaderOptions">Reader options with the item's depth limit.</param>
     /// <param name="value">The bound value.</param>
     /// <param name="length">The item's length in bytes.</param>
     /// <returns><see langword="true"/> when the item was bound.</returns>
     [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever fails here is retried on the careful path, which reports or rethrows it.")]
-    public static bool TryBindInOnePass(ReadOnlySpan<byte> candidate, JsonTypeInfo<T> typeInfo, JsonReaderOptions itemReaderOptions, out T? value, out int length)
+    public static bool TryBindInOnePass(ReadOnlySpan<byte> candidate, JsonConverter<T> converter, JsonSerializerOptions serializerOptions, JsonReaderOptions itemReaderOptions, out T? value, out int length)
     {
         var reader = new Utf8JsonReader(candidate, itemReaderOptions);
         try
         {
             reader.Read();
-            value = ((JsonConverter<T>)typeInfo.Converter).Read(ref reader, typeof(T), typeInfo.Options);
+            value = converter.Read(ref reader, typeof(T), serializerOptions);
             length = (int)reader.BytesConsumed;
             return true;
         }

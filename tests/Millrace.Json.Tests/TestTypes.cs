@@ -33,6 +33,7 @@ public sealed class CountedItem
 }
 
 [JsonSerializable(typeof(Person))]
+[JsonSerializable(typeof(System.Text.Json.JsonElement))]
 [JsonSerializable(typeof(StrictPerson))]
 [JsonSerializable(typeof(CountedItem))]
 [JsonSerializable(typeof(int))]

@@ -1,3 +1,4 @@
+using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
 
 namespace Millrace.Json.Streaming;
@@ -9,6 +10,8 @@ namespace Millrace.Json.Streaming;
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo)
 {
+    private readonly JsonConverter<T> _converter = (JsonConverter<T>)typeInfo.Converter;
+
     /// <summary>Reads the next item from the buffered bytes.</summary>
     /// <param name="item">The item's value or error, when the step is <see cref="ScanStep.Item"/>.</param>
     /// <returns><see cref="ScanStep.Item"/>, <see cref="ScanStep.NeedMoreData"/> or <see cref="ScanStep.End"/>.</returns>
@@ -22,7 +25,7 @@ internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T>
                     item = JsonBinder<T>.Bind(scanner.Item, typeInfo, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
                     return ScanStep.Item;
                 case ScanStep.ItemCandidate:
-                    if (JsonBinder<T>.TryBindInOnePass(scanner.Candidate, typeInfo, scanner.ItemReaderOptions, out var value, out var length)
+                    if (JsonBinder<T>.TryBindInOnePass(scanner.Candidate, _converter, typeInfo.Options, scanner.ItemReaderOptions, out var value, out var length)
                         && scanner.TryAcceptCandidate(length))
                     {
                         item = JsonBinder<T>.Complete(value, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);

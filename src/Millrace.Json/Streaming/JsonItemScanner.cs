@@ -31,6 +31,7 @@ internal sealed class JsonItemScanner : IDisposable
     private bool _startChecked;
     private bool _scanNextCandidate;
     private int _largestItem;
+    private bool _lastReadFilledBuffer;
 
     public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
     {
@@ -122,15 +123,14 @@ internal sealed class JsonItemScanner : IDisposable
             Grow();
         }
 
+        var space = _buffer.Length - _end;
         var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
-        if (read == 0)
-        {
-            _endOfStream = true;
-        }
-        else
-        {
-            _end += read;
-        }
+        _lastReadFilledBuffer = read == space;
+        _end += read;
+
+        // A seekable stream says when it is exhausted without another read, which lets the last items be read as
+        // the final block: in one pass, instead of scanned and then bound.
+        _endOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
     }
 
     /// <summary>
@@ -171,6 +171,11 @@ internal sealed class JsonItemScanner : IDisposable
 
     private ScanStep NextArrayStep()
     {
+        if (TryFindNextCandidate())
+        {
+            return ScanStep.ItemCandidate;
+        }
+
         var spanBase = _start;
         var reader = new Utf8JsonReader(_buffer.AsSpan(spanBase, _end - spanBase), _endOfStream, _state);
         try
@@ -252,6 +257,11 @@ internal sealed class JsonItemScanner : IDisposable
                         {
                             ItemStart = spanBase + tokenStart;
                             return ScanStep.ItemCandidate;
+                        }
+
+                        if (ShouldReadAhead(kind))
+                        {
+                            return ScanStep.NeedMoreData;
                         }
 
                         _scanNextCandidate = false;
@@ -351,7 +361,7 @@ internal sealed class JsonItemScanner : IDisposable
             catch (JsonException exception)
             {
                 var index = _nextIndex++;
-                var offset = SkipWhitespace(contentStart + (int)reader.BytesConsumed, contentStart + content.Length);
+                var offset = SkipToOffendingByte(contentStart + (int)reader.BytesConsumed, contentStart + content.Length);
                 var truncated = offset == contentStart + content.Length;
                 _start += Math.Min(lineLength + 1, pending.Length);
                 _lineNumber++;
@@ -399,7 +409,7 @@ internal sealed class JsonItemScanner : IDisposable
 
     private ScanStep FailSyntax(int spanBase, ref Utf8JsonReader reader, JsonException exception)
     {
-        var offset = SkipWhitespace(spanBase + (int)reader.BytesConsumed, _end);
+        var offset = SkipToOffendingByte(spanBase + (int)reader.BytesConsumed, _end);
         var truncated = _endOfStream && offset == _end;
         var tooDeep = reader.CurrentDepth >= _readerOptions.MaxDepth - 1 && offset < _end && _buffer[offset] is (byte)'[' or (byte)'{';
         var code = tooDeep ? JsonErrorCodes.TooDeep : truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax;
@@ -449,7 +459,7 @@ internal sealed class JsonItemScanner : IDisposable
         _state = reader.CurrentState;
     }
 
-    private int SkipWhitespace(int position, int limit)
+    private int SkipToOffendingByte(int position, int limit)
     {
         while (position < limit && _buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n' or (byte)',' or (byte)':')
         {
@@ -480,6 +490,45 @@ internal sealed class JsonItemScanner : IDisposable
         return path;
     }
 
+    /// <summary>
+    /// Between two items, the separator is almost always whitespace, a comma and the next item's opening bracket;
+    /// finding those by hand spares a reader per item. The committed state stays "after an item", which is exactly
+    /// the state after the next one too. Anything else (the closing bracket, a comment, a primitive, bad input)
+    /// is left to the reader.
+    /// </summary>
+    private bool TryFindNextCandidate()
+    {
+        if (_phase != Phase.Items || _nextIndex == 0 || _scanNextCandidate)
+        {
+            return false;
+        }
+
+        var position = SkipJsonWhitespace(_start);
+        if (position >= _end || _buffer[position] != (byte)',')
+        {
+            return false;
+        }
+
+        position = SkipJsonWhitespace(position + 1);
+        if (position >= _end || !IsCandidate(_buffer[position] == (byte)'{' ? JsonTokenType.StartObject : _buffer[position] == (byte)'[' ? JsonTokenType.StartArray : JsonTokenType.None, position))
+        {
+            return false;
+        }
+
+        ItemStart = position;
+        return true;
+    }
+
+    private int SkipJsonWhitespace(int position)
+    {
+        while (position < _end && _buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
+        {
+            position++;
+        }
+
+        return position;
+    }
+
     // One-pass binding reads the item with a final-block reader over the rest of the buffer, so it is only tried where
     // the item almost surely ends inside the buffer (a cut-off item would fail and be scanned after all), and only
     // once an item of the same kind has been scanned, which supplies the reader state after such an item.
@@ -488,6 +537,17 @@ internal sealed class JsonItemScanner : IDisposable
         && IsContainerStart(kind)
         && _stateAfterItem[(int)kind] is not null
         && (_endOfStream || _end - itemStart > (2 * _largestItem) + 256);
+
+    // Near the end of the buffer an item would be scanned twice. When the source fills the buffer on every read
+    // (memory, files, fast networks), sliding the buffer and reading ahead is cheaper; a source that delivers less
+    // (a slow producer) gets its complete items handed over at once instead of waiting for more bytes.
+    private bool ShouldReadAhead(JsonTokenType kind) =>
+        _lastReadFilledBuffer
+        && !_endOfStream
+        && !_scanNextCandidate
+        && _start > 0
+        && IsContainerStart(kind)
+        && _stateAfterItem[(int)kind] is not null;
 
     private static bool IsContainerStart(JsonTokenType token) => token is JsonTokenType.StartObject or JsonTokenType.StartArray;
 

@@ -68,6 +68,18 @@ public static class JsonItems
     public static IAsyncEnumerable<Result<T>> ReadAsync<T>(Stream utf8Json, JsonSerializerOptions? serializerOptions = null, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
         => ReadAsync(utf8Json, TypeInfo<T>(serializerOptions), options, cancellationToken);
 
+    /// <summary>Streams the items of the JSON array read from <paramref name="utf8Json"/>, binding them by reflection.</summary>
+    /// <typeparam name="T">The item type.</typeparam>
+    /// <param name="utf8Json">UTF-8 JSON; read to its end or until the consumer stops, and not completed.</param>
+    /// <param name="serializerOptions">Serializer options; <see cref="JsonSerializerOptions.Default"/> when <see langword="null"/>.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>Each item's value or error, in order.</returns>
+    [RequiresUnreferencedCode("Binding by reflection may need members that trimming removes; pass a source-generated JsonTypeInfo<T> instead.")]
+    [RequiresDynamicCode("Binding by reflection may generate code at run time; pass a source-generated JsonTypeInfo<T> instead.")]
+    public static IAsyncEnumerable<Result<T>> ReadAsync<T>(PipeReader utf8Json, JsonSerializerOptions? serializerOptions = null, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+        => ReadAsync(utf8Json, TypeInfo<T>(serializerOptions), options, cancellationToken);
+
     /// <summary>Reads every item of the JSON array into a list, stopping at the first failure.</summary>
     /// <typeparam name="T">The item type.</typeparam>
     /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
