@@ -1,0 +1,237 @@
+namespace Millrace.Parallel.CircuitBreaker;
+
+/// <summary>
+/// The state machine behind <see cref="CircuitBreakerOptions"/>: one per run, shared by its workers. The
+/// closed state's success path is a volatile read when no failure is pending; everything else takes a lock.
+/// </summary>
+internal sealed class CircuitController
+{
+    private const int Buckets = 10;
+
+    private readonly CircuitBreakerOptions _options;
+    private readonly TimeProvider _time;
+    private readonly Action<CircuitStateChange> _onChange;
+    private readonly Lock _gate = new();
+    private readonly long _breakTicks;
+    private readonly long _bucketTicks;
+    private readonly long[]? _bucketIds;
+    private readonly int[]? _successes;
+    private readonly int[]? _failures;
+    private int _state;
+    private int _consecutiveFailures;
+    private int _probesInFlight;
+    private long _openUntil;
+
+    public CircuitController(CircuitBreakerOptions options, TimeProvider time, Action<CircuitStateChange> onChange)
+    {
+        _options = options;
+        _time = time;
+        _onChange = onChange;
+        _breakTicks = ToTimestampTicks(options.BreakDuration, time);
+        if (options.FailureRatio is not null)
+        {
+            _bucketTicks = Math.Max(1, ToTimestampTicks(options.SamplingDuration, time) / Buckets);
+            _bucketIds = new long[Buckets];
+            Array.Fill(_bucketIds, -1);
+            _successes = new int[Buckets];
+            _failures = new int[Buckets];
+        }
+    }
+
+    public CircuitState State => (CircuitState)Volatile.Read(ref _state);
+
+    /// <summary>Asks to run an attempt.</summary>
+    /// <param name="isProbe">Whether the attempt is a half-open probe whose outcome decides the state.</param>
+    /// <param name="retryAfter">When rejected, how long the circuit stays open.</param>
+    /// <returns><see langword="false"/> when the circuit rejects the attempt.</returns>
+    public bool TryEnter(out bool isProbe, out TimeSpan retryAfter)
+    {
+        isProbe = false;
+        retryAfter = TimeSpan.Zero;
+        if (Volatile.Read(ref _state) == (int)CircuitState.Closed)
+        {
+            return true;
+        }
+
+        CircuitStateChange? change = null;
+        bool allowed;
+        lock (_gate)
+        {
+            switch ((CircuitState)_state)
+            {
+                case CircuitState.Closed:
+                    allowed = true;
+                    break;
+                case CircuitState.Open:
+                    var now = _time.GetTimestamp();
+                    allowed = now >= _openUntil;
+                    if (allowed)
+                    {
+                        change = Transition(CircuitState.HalfOpen);
+                        _probesInFlight = 1;
+                        isProbe = true;
+                    }
+                    else
+                    {
+                        retryAfter = _time.GetElapsedTime(now, _openUntil);
+                    }
+
+                    break;
+                default:
+                    allowed = _probesInFlight < _options.HalfOpenProbes;
+                    if (allowed)
+                    {
+                        _probesInFlight++;
+                        isProbe = true;
+                    }
+
+                    break;
+            }
+        }
+
+        Notify(change);
+        return allowed;
+    }
+
+    /// <summary>Records a successful attempt.</summary>
+    /// <param name="isProbe">What <see cref="TryEnter"/> said of the attempt.</param>
+    public void OnSuccess(bool isProbe)
+    {
+        if (!isProbe && _bucketIds is null && Volatile.Read(ref _consecutiveFailures) == 0)
+        {
+            return;
+        }
+
+        CircuitStateChange? change = null;
+        lock (_gate)
+        {
+            if (isProbe)
+            {
+                _probesInFlight--;
+                if (_state == (int)CircuitState.HalfOpen)
+                {
+                    change = Transition(CircuitState.Closed);
+                }
+            }
+            else if (_state == (int)CircuitState.Closed)
+            {
+                _consecutiveFailures = 0;
+                Sample(failed: false);
+            }
+        }
+
+        Notify(change);
+    }
+
+    /// <summary>Records a failed attempt.</summary>
+    /// <param name="isProbe">What <see cref="TryEnter"/> said of the attempt.</param>
+    /// <param name="exception">The attempt's exception; <see cref="CircuitBreakerOptions.ShouldHandle"/> decides whether it counts.</param>
+    public void OnFailure(bool isProbe, Exception exception)
+    {
+        var counts = _options.Counts(exception);
+        CircuitStateChange? change = null;
+        lock (_gate)
+        {
+            if (isProbe)
+            {
+                // A failure that does not count (a cancellation, say) says nothing about the service: free the
+                // probe slot and let the next attempt probe instead.
+                _probesInFlight--;
+                if (counts && _state == (int)CircuitState.HalfOpen)
+                {
+                    change = Open();
+                }
+            }
+            else if (counts && _state == (int)CircuitState.Closed && ShouldOpen())
+            {
+                change = Open();
+            }
+        }
+
+        Notify(change);
+    }
+
+    private static long ToTimestampTicks(TimeSpan span, TimeProvider time) =>
+        (long)Math.Min(long.MaxValue / 4, span.TotalSeconds * time.TimestampFrequency);
+
+    private bool ShouldOpen()
+    {
+        if (_bucketIds is null)
+        {
+            return ++_consecutiveFailures >= _options.ConsecutiveFailures;
+        }
+
+        Sample(failed: true);
+        long successes = 0;
+        long failures = 0;
+        var current = _time.GetTimestamp() / _bucketTicks;
+        for (var i = 0; i < Buckets; i++)
+        {
+            if (_bucketIds[i] > current - Buckets)
+            {
+                successes += _successes![i];
+                failures += _failures![i];
+            }
+        }
+
+        var total = successes + failures;
+        return total >= _options.MinimumThroughput && failures >= _options.FailureRatio!.Value * total;
+    }
+
+    private void Sample(bool failed)
+    {
+        if (_bucketIds is null)
+        {
+            return;
+        }
+
+        var id = _time.GetTimestamp() / _bucketTicks;
+        var slot = (int)(id % Buckets);
+        if (_bucketIds[slot] != id)
+        {
+            _bucketIds[slot] = id;
+            _successes![slot] = 0;
+            _failures![slot] = 0;
+        }
+
+        if (failed)
+        {
+            _failures![slot]++;
+        }
+        else
+        {
+            _successes![slot]++;
+        }
+    }
+
+    private CircuitStateChange Open()
+    {
+        _openUntil = _time.GetTimestamp() + _breakTicks;
+        return Transition(CircuitState.Open);
+    }
+
+    private CircuitStateChange Transition(CircuitState to)
+    {
+        var from = (CircuitState)_state;
+        Volatile.Write(ref _state, (int)to);
+        if (to == CircuitState.Closed)
+        {
+            _consecutiveFailures = 0;
+            _probesInFlight = 0;
+            if (_bucketIds is not null)
+            {
+                Array.Fill(_bucketIds, -1);
+            }
+        }
+
+        return new CircuitStateChange(from, to, _time.GetUtcNow());
+    }
+
+    private void Notify(CircuitStateChange? change)
+    {
+        if (change is { } value)
+        {
+            _onChange(value);
+        }
+    }
+}

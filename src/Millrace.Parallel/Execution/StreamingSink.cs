@@ -1,0 +1,96 @@
+using System.Threading.Channels;
+
+namespace Millrace.Parallel.Execution;
+
+/// <summary>
+/// Hands results to a consumer through a channel, inside a window of <c>W</c> permits: a worker reserves a
+/// permit before it takes an item, and the consumer returns it when it reads the result. Items are taken in
+/// source order, so an ordered stream never holds more than <c>W</c> results behind a slow item, and a slow
+/// consumer stops the workers instead of letting results pile up.
+/// </summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "The window semaphore never creates its wait handle, so there is nothing to dispose.")]
+internal sealed class StreamingSink<T> : ResultSink<T>
+{
+    private readonly SemaphoreSlim _window;
+    private readonly Channel<ItemOutcome<T>> _output = Channel.CreateUnbounded<ItemOutcome<T>>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly ItemOutcome<T>[]? _slots;
+    private readonly bool[]? _filled;
+    private readonly bool[]? _skipped;
+    private readonly Lock _gate = new();
+    private long _nextToEmit;
+
+    public StreamingSink(int window, bool ordered)
+    {
+        _window = new SemaphoreSlim(window, window);
+        if (ordered)
+        {
+            _slots = new ItemOutcome<T>[window];
+            _filled = new bool[window];
+            _skipped = new bool[window];
+        }
+    }
+
+    public ChannelReader<ItemOutcome<T>> Reader => _output.Reader;
+
+    public override ValueTask WaitForRoomAsync(CancellationToken cancellationToken)
+    {
+        var wait = _window.WaitAsync(cancellationToken);
+        return wait.IsCompletedSuccessfully ? default : new ValueTask(wait);
+    }
+
+    public override void ReturnRoom() => _window.Release();
+
+    /// <summary>Called by the consumer for each result it reads.</summary>
+    public void OnConsumed() => _window.Release();
+
+    public override void Accept(int worker, in ItemOutcome<T> outcome)
+    {
+        if (_slots is null)
+        {
+            _output.Writer.TryWrite(outcome);
+            return;
+        }
+
+        Place(outcome.Index, outcome, skipped: false);
+    }
+
+    public override void Skip(long index)
+    {
+        if (_slots is null)
+        {
+            _window.Release();
+            return;
+        }
+
+        Place(index, default, skipped: true);
+    }
+
+    public override void Complete() => _output.Writer.TryComplete();
+
+    private void Place(long index, in ItemOutcome<T> outcome, bool skipped)
+    {
+        var slots = _slots!;
+        lock (_gate)
+        {
+            var slot = (int)(index % slots.Length);
+            slots[slot] = outcome;
+            _skipped![slot] = skipped;
+            _filled![slot] = true;
+            while (_filled[slot = (int)(_nextToEmit % slots.Length)])
+            {
+                _filled[slot] = false;
+                if (_skipped[slot])
+                {
+                    _window.Release();
+                }
+                else
+                {
+                    _output.Writer.TryWrite(slots[slot]);
+                }
+
+                slots[slot] = default;
+                _nextToEmit++;
+            }
+        }
+    }
+}
