@@ -18,7 +18,9 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     private int _inFlight;
     private bool _slowStart = true;
     private long _bestLatency = long.MaxValue;
-    private int _completionsSinceDecrease;
+    private int _peakInFlight;
+    private int _roundCompletions;
+    private long _generation;
 
     public AdaptiveConcurrencyLimiter(AdaptiveConcurrencyOptions options, int maxLimit, Action<int> onLimitChanged)
     {
@@ -44,13 +46,15 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
 
     /// <summary>Waits for a permit to start an item.</summary>
     /// <param name="cancellationToken">Cancels the wait.</param>
-    /// <returns>A task that completes when the permit is held.</returns>
-    public async ValueTask WaitAsync(CancellationToken cancellationToken)
+    /// <returns>A ticket to hand back to <see cref="Complete"/>: the limit's generation when the item started.</returns>
+    public async ValueTask<long> WaitAsync(CancellationToken cancellationToken)
     {
         await _permits.WaitAsync(cancellationToken).ConfigureAwait(false);
         lock (_gate)
         {
             _inFlight++;
+            _peakInFlight = Math.Max(_peakInFlight, _inFlight);
+            return _generation;
         }
     }
 
@@ -65,33 +69,41 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     }
 
     /// <summary>Returns a permit with the outcome of its item, and adjusts the limit.</summary>
+    /// <param name="ticket">What <see cref="WaitAsync"/> returned for the item.</param>
     /// <param name="latencyTicks">How long the item took, in timestamp ticks.</param>
     /// <param name="failed">Whether the item failed or timed out.</param>
-    public void Complete(long latencyTicks, bool failed)
+    public void Complete(long ticket, long latencyTicks, bool failed)
     {
         int changed;
         lock (_gate)
         {
-            var inFlightBefore = _inFlight--;
+            _inFlight--;
             var congested = failed || (_bestLatency != long.MaxValue && latencyTicks > _options.LatencyTolerance * _bestLatency);
             if (!failed)
             {
                 _bestLatency = Math.Min(_bestLatency, Math.Max(1, latencyTicks));
             }
 
-            _completionsSinceDecrease++;
             if (congested)
             {
-                _slowStart = false;
-                if (_completionsSinceDecrease >= _capacity)
+                // Items that started before the last decrease saw the old limit: one decrease per round trip, as TCP does.
+                if (ticket == _generation)
                 {
+                    _slowStart = false;
                     _limit = Math.Max(_options.MinLimit, _limit * _options.BackoffRatio);
-                    _completionsSinceDecrease = 0;
+                    _generation++;
                 }
             }
-            else if (inFlightBefore * 2 >= _capacity)
+            else if (_peakInFlight * 2 >= _capacity)
             {
                 _limit = Math.Min(_maxLimit, _limit + (_slowStart ? 1 : 1 / _limit));
+            }
+
+            // The limit counts as used if it was at least half used at some point in the last round of completions.
+            if (++_roundCompletions >= _capacity)
+            {
+                _roundCompletions = 0;
+                _peakInFlight = _inFlight;
             }
 
             changed = Resize();

@@ -138,7 +138,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 
         if (_options.RateLimit is { } rateLimit)
         {
-            _rateLimit = new RateLimitGate(rateLimit, _options.WorkerLimit, _time);
+            _rateLimit = new RateLimitGate(rateLimit, _time);
         }
 
         if (_options.AdaptiveConcurrency is { } adaptive)
@@ -162,10 +162,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
             while (!token.IsCancellationRequested)
             {
                 await _sink.WaitForRoomAsync(token).ConfigureAwait(false);
-                if (_adaptive is not null)
-                {
-                    await WaitForAdaptivePermitAsync(token).ConfigureAwait(false);
-                }
+                var ticket = _adaptive is null ? 0 : await WaitForAdaptivePermitAsync(token).ConfigureAwait(false);
 
                 SourceItem<TSource> next;
                 try
@@ -184,11 +181,20 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                     return;
                 }
 
+                if (token.IsCancellationRequested)
+                {
+                    // The run stopped while this item was being taken: it ends as a cancellation, never started.
+                    _adaptive?.Return();
+                    OnCancelled(next.Index);
+                    _sink.Skip(next.Index);
+                    return;
+                }
+
                 var timed = _adaptive is not null || _hooks?.OnComplete is not null || (_metrics && ParallelMeter.Duration.Enabled);
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
                 var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
-                Finish(worker, outcome, timed ? _time.GetTimestamp() - startedAt : 0);
+                Finish(worker, outcome, ticket, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
         catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -203,11 +209,11 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private async ValueTask WaitForAdaptivePermitAsync(CancellationToken token)
+    private async ValueTask<long> WaitForAdaptivePermitAsync(CancellationToken token)
     {
         try
         {
-            await _adaptive!.WaitAsync(token).ConfigureAwait(false);
+            return await _adaptive!.WaitAsync(token).ConfigureAwait(false);
         }
         catch
         {
@@ -332,9 +338,9 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         Invoke(_hooks?.OnStart, index);
     }
 
-    private void Finish(int worker, in ItemOutcome<TResult> outcome, long elapsedTicks)
+    private void Finish(int worker, in ItemOutcome<TResult> outcome, long adaptiveTicket, long elapsedTicks)
     {
-        _adaptive?.Complete(elapsedTicks, outcome.Kind == OutcomeKind.Failure);
+        _adaptive?.Complete(adaptiveTicket, elapsedTicks, outcome.Kind == OutcomeKind.Failure);
         Record(ParallelMeter.InFlight, -1);
         switch (outcome.Kind)
         {
@@ -371,13 +377,14 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
     {
         Record(ParallelMeter.Failed, 1);
         _progress?.OnFailed();
-        Invoke(_hooks?.OnError, outcome.Index, outcome.Exception!);
         if (_deliverFailures)
         {
+            Invoke(_hooks?.OnError, outcome.Index, outcome.Exception!);
             _sink.Accept(worker, outcome);
             return;
         }
 
+        // The mode acts before the hook runs, so a fail-fast run has stopped taking items by the time anyone hears of the failure.
         switch (_options.ErrorMode)
         {
             case ErrorMode.FailFast:
@@ -388,6 +395,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 break;
         }
 
+        Invoke(_hooks?.OnError, outcome.Index, outcome.Exception!);
         _sink.Skip(outcome.Index);
     }
 

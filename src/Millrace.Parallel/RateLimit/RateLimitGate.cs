@@ -2,44 +2,36 @@ using System.Threading.RateLimiting;
 
 namespace Millrace.Parallel.RateLimit;
 
-/// <summary>
-/// A <see cref="TokenBucketRateLimiter"/> replenished by a timer of the run's <see cref="TimeProvider"/>
-/// rather than its own, so a fake clock drives it in tests.
-/// </summary>
+/// <summary>The limiter every attempt passes: the caller's own <see cref="RateLimiter"/>, or a token bucket on the run's clock.</summary>
 internal sealed class RateLimitGate : IDisposable
 {
-    private readonly TokenBucketRateLimiter _limiter;
-    private readonly ITimer _replenisher;
+    private readonly RateLimiter _limiter;
+    private readonly bool _owned;
 
-    public RateLimitGate(RateLimitOptions options, int maxWaiters, TimeProvider time)
+    public RateLimitGate(RateLimitOptions options, TimeProvider time)
     {
-        _limiter = new TokenBucketRateLimiter(new TokenBucketRateLimiterOptions
-        {
-            TokenLimit = options.EffectiveBurst,
-            TokensPerPeriod = options.PermitsPerPeriod,
-            ReplenishmentPeriod = options.Period,
-            QueueLimit = maxWaiters,
-            QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
-            AutoReplenishment = false,
-        });
-        _replenisher = time.CreateTimer(static state => ((TokenBucketRateLimiter)state!).TryReplenish(), _limiter, options.Period, options.Period);
+        _owned = options.Limiter is null;
+        _limiter = options.Limiter ?? new TokenBucketLimiter(options, time);
     }
 
-    /// <summary>Waits for a token.</summary>
+    /// <summary>Waits for a permit.</summary>
     /// <param name="cancellationToken">Cancels the wait.</param>
-    /// <returns>A task that completes when the token is taken.</returns>
+    /// <returns>A task that completes when the permit is taken.</returns>
+    /// <exception cref="RateLimitRejectedException">The limiter refused the permit (its queue is full).</exception>
     public async ValueTask AcquireAsync(CancellationToken cancellationToken)
     {
         using var lease = await _limiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
         if (!lease.IsAcquired)
         {
-            throw new InvalidOperationException("The rate limiter's queue is full; it holds one waiter per worker, so this is a bug.");
+            throw new RateLimitRejectedException();
         }
     }
 
     public void Dispose()
     {
-        _replenisher.Dispose();
-        _limiter.Dispose();
+        if (_owned)
+        {
+            _limiter.Dispose();
+        }
     }
 }

@@ -2,13 +2,19 @@ namespace Millrace.Parallel.RateLimit;
 
 /// <summary>
 /// A token bucket every attempt must take a token from: <see cref="PermitsPerPeriod"/> tokens are added
-/// each <see cref="Period"/>, up to <see cref="Burst"/>; the bucket starts full.
+/// each <see cref="Period"/> of the run's clock, up to <see cref="Burst"/>; the bucket starts full and
+/// waiting attempts are served in arrival order. Set <see cref="Limiter"/> instead to share any
+/// <see cref="System.Threading.RateLimiting.RateLimiter"/> between runs.
 /// </summary>
 public sealed class RateLimitOptions
 {
     /// <summary>Gets the tokens added each period.</summary>
-    /// <value>Required. At least 1.</value>
-    public required int PermitsPerPeriod { get; init; }
+    /// <value>At least 1, unless <see cref="Limiter"/> is set.</value>
+    public int PermitsPerPeriod { get; init; }
+
+    /// <summary>Gets a limiter of the caller's to use instead of the token bucket; the run does not dispose it.</summary>
+    /// <value>Default <see langword="null"/>.</value>
+    public System.Threading.RateLimiting.RateLimiter? Limiter { get; init; }
 
     /// <summary>Gets the replenishment period.</summary>
     /// <value>Default <see cref="RateLimitConstants.Period"/>. Positive.</value>
@@ -22,7 +28,7 @@ public sealed class RateLimitOptions
 
     internal void Validate(List<string> errors)
     {
-        if (PermitsPerPeriod < 1)
+        if (Limiter is null && PermitsPerPeriod < 1)
         {
             errors.Add(ParallelOperatorOptions.Describe("RateLimit.PermitsPerPeriod", "must be at least 1", PermitsPerPeriod));
         }
