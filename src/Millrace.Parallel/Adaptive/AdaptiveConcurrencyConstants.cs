@@ -11,7 +11,7 @@ public static class AdaptiveConcurrencyConstants
     /// <value>4.</value>
     public const int InitialLimit = 4;
 
-    /// <summary>The default latency tolerance: how many times the best latency seen counts as congestion.</summary>
+    /// <summary>The default latency tolerance: how many times the long-run average latency counts as congestion.</summary>
     /// <value>2.0.</value>
     public const double LatencyTolerance = 2.0;
 

@@ -1,11 +1,12 @@
 namespace Millrace.Parallel.Adaptive;
 
 /// <summary>
-/// An AIMD concurrency limit in the family of Netflix's concurrency-limits. The limit starts in slow start,
-/// growing by one per successful item (doubling every round trip) while the limit is in use and latency stays
-/// under <see cref="LatencyTolerance"/> times the best latency seen; after the first congestion it grows by one
-/// per round trip. A failure, a timeout, or latency over the tolerance multiplies it by <see cref="BackoffRatio"/>,
-/// at most once per round trip.
+/// An AIMD concurrency limit in the family of Netflix's concurrency-limits, decided once per round (a window of
+/// as many completions as the limit). It starts in slow start, doubling each round while the limit is at least
+/// half used and the round's average latency stays under <see cref="LatencyTolerance"/> times the long-run
+/// average; after the first congestion it grows by one per round. A round whose latency rises past the
+/// tolerance, or whose failure ratio (timeouts included) rises 10 points above the long-run ratio or reaches one half, multiplies
+/// the limit by <see cref="BackoffRatio"/>. It never goes below <see cref="MinLimit"/> or above <see cref="MaxLimit"/>.
 /// </summary>
 public sealed class AdaptiveConcurrencyOptions
 {
@@ -21,7 +22,7 @@ public sealed class AdaptiveConcurrencyOptions
     /// <value>Default <see langword="null"/>: <see cref="ParallelOperatorOptions.MaxDegreeOfParallelism"/>.</value>
     public int? MaxLimit { get; init; }
 
-    /// <summary>Gets how many times the best latency seen an item may take before it counts as congestion.</summary>
+    /// <summary>Gets how many times the long-run average latency a round's average may reach before it counts as congestion.</summary>
     /// <value>Default <see cref="AdaptiveConcurrencyConstants.LatencyTolerance"/>. Greater than 1.</value>
     public double LatencyTolerance { get; init; } = AdaptiveConcurrencyConstants.LatencyTolerance;
 

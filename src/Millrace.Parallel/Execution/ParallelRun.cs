@@ -162,7 +162,10 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
             while (!token.IsCancellationRequested)
             {
                 await _sink.WaitForRoomAsync(token).ConfigureAwait(false);
-                var ticket = _adaptive is null ? 0 : await WaitForAdaptivePermitAsync(token).ConfigureAwait(false);
+                if (_adaptive is not null)
+                {
+                    await WaitForAdaptivePermitAsync(token).ConfigureAwait(false);
+                }
 
                 SourceItem<TSource> next;
                 try
@@ -194,7 +197,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
                 var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
-                Finish(worker, outcome, ticket, timed ? _time.GetTimestamp() - startedAt : 0);
+                Finish(worker, outcome, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
         catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -209,11 +212,11 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private async ValueTask<long> WaitForAdaptivePermitAsync(CancellationToken token)
+    private async ValueTask WaitForAdaptivePermitAsync(CancellationToken token)
     {
         try
         {
-            return await _adaptive!.WaitAsync(token).ConfigureAwait(false);
+            await _adaptive!.WaitAsync(token).ConfigureAwait(false);
         }
         catch
         {
@@ -338,9 +341,9 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         Invoke(_hooks?.OnStart, index);
     }
 
-    private void Finish(int worker, in ItemOutcome<TResult> outcome, long adaptiveTicket, long elapsedTicks)
+    private void Finish(int worker, in ItemOutcome<TResult> outcome, long elapsedTicks)
     {
-        _adaptive?.Complete(adaptiveTicket, elapsedTicks, outcome.Kind == OutcomeKind.Failure);
+        _adaptive?.Complete(elapsedTicks, outcome.Kind == OutcomeKind.Failure);
         Record(ParallelMeter.InFlight, -1);
         switch (outcome.Kind)
         {

@@ -9,15 +9,14 @@ public class AdaptiveConcurrencyTests
 
     private static async Task RoundAsync(AdaptiveConcurrencyLimiter limiter, int items, long latency, bool failed = false)
     {
-        var tickets = new long[items];
         for (var i = 0; i < items; i++)
         {
-            tickets[i] = await limiter.WaitAsync(CancellationToken.None);
+            await limiter.WaitAsync(CancellationToken.None);
         }
 
-        foreach (var ticket in tickets)
+        for (var i = 0; i < items; i++)
         {
-            limiter.Complete(ticket, latency, failed);
+            limiter.Complete(latency, failed);
         }
     }
 
@@ -78,20 +77,38 @@ public class AdaptiveConcurrencyTests
     public async Task LoweredLimit_WithholdsReturnedPermits()
     {
         using var limiter = Create(initial: 8);
-        var tickets = new long[8];
-        for (var i = 0; i < 8; i++)
+        await RoundAsync(limiter, 8, 100, failed: true);
+        Assert.Equal(7, limiter.Limit);
+        for (var i = 0; i < 7; i++)
         {
-            tickets[i] = await limiter.WaitAsync(CancellationToken.None);
+            Assert.True(limiter.WaitAsync(CancellationToken.None).AsTask().IsCompletedSuccessfully);
         }
 
-        limiter.Complete(tickets[0], 100, failed: true);
-        Assert.Equal(7, limiter.Limit);
-        using var cts = new CancellationTokenSource();
-        var blocked = limiter.WaitAsync(cts.Token).AsTask();
+        var blocked = limiter.WaitAsync(CancellationToken.None).AsTask();
         Assert.False(blocked.IsCompleted);
-        limiter.Complete(tickets[1], 100, failed: false);
-        Assert.Equal(7, limiter.Limit);
+        limiter.Complete(100, failed: false);
         await blocked.WaitAsync(TimeSpan.FromSeconds(10));
+    }
+
+    [Fact]
+    public async Task SteadyFailureRate_DoesNotKeepLoweringTheLimit()
+    {
+        using var limiter = Create(initial: 10);
+        for (var round = 0; round < 200; round++)
+        {
+            var size = limiter.Limit;
+            for (var i = 0; i < size; i++)
+            {
+                await limiter.WaitAsync(CancellationToken.None);
+            }
+
+            for (var i = 0; i < size; i++)
+            {
+                limiter.Complete(100, failed: i == 0);
+            }
+        }
+
+        Assert.True(limiter.Limit > 10, $"limit {limiter.Limit}");
     }
 
     [Fact]
