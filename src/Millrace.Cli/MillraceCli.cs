@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Millrace.Cli.Json;
+using Millrace.Cli.Nbt;
 
 namespace Millrace.Cli;
 
@@ -18,6 +19,7 @@ public static class MillraceCli
         var root = new RootCommand("Millrace: fast, allocation-lean serialization and parallel data processing.")
         {
             JsonCommands.Create(console),
+            NbtCommands.Create(console),
         };
 
         var parsed = root.Parse(args);

@@ -13,11 +13,11 @@ public sealed class ParallelHooks
     /// <summary>Gets the callback invoked with an item's index before its first attempt.</summary>
     public Action<long>? OnStart { get; init; }
 
-    /// <summary>Gets the callback invoked with an item's index and duration (retries included) when it succeeds.</summary>
-    public Action<long, TimeSpan>? OnComplete { get; init; }
+    /// <summary>Gets the callback invoked when an item succeeds.</summary>
+    public Action<ItemCompleted>? OnComplete { get; init; }
 
-    /// <summary>Gets the callback invoked with an item's index and final exception when it fails.</summary>
-    public Action<long, Exception>? OnError { get; init; }
+    /// <summary>Gets the callback invoked when an item fails after its retries.</summary>
+    public Action<ItemFailed>? OnError { get; init; }
 
     /// <summary>Gets the callback invoked with an item's index when the run stops before the item could finish or start.</summary>
     public Action<long>? OnCancel { get; init; }

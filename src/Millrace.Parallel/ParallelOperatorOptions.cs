@@ -81,7 +81,7 @@ public sealed class ParallelOperatorOptions
     public bool Metrics { get; init; } = true;
 
     /// <summary>Gets the name recorded as the <c>millrace.parallel.operation</c> tag of every measurement.</summary>
-    /// <value>Default <see langword="null"/>: measurements carry no tag.</value>
+    /// <value>Default <see langword="null"/>: the tag is <see cref="Metrics.ParallelInstruments.UnnamedOperation"/>.</value>
     public string? OperationName { get; init; }
 
     /// <summary>Gets the clock behind timeouts, backoff delays, the breaker, the rate limit and progress.</summary>

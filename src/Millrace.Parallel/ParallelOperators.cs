@@ -30,6 +30,18 @@ public static partial class ParallelOperators
         return new AsyncEnumerableItemSource<T>(source, options.EffectiveInputBufferSize);
     }
 
+    private static ParallelRun<TSource, TResult> Run<TSource, TResult>(
+        Func<TSource, CancellationToken, ValueTask<TResult>> selector,
+        Func<TSource, Exception, TResult>? fallback,
+        ResultSink<TResult> sink,
+        ParallelOperatorOptions options,
+        bool deliverFailures,
+        CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(selector);
+        return new ParallelRun<TSource, TResult>(options, selector, fallback, sink, deliverFailures, cancellationToken);
+    }
+
     private static async Task<CollectingSink<TResult>> CollectAsync<TSource, TResult>(
         ItemSource<TSource> items,
         Func<TSource, CancellationToken, ValueTask<TResult>> selector,
@@ -38,10 +50,8 @@ public static partial class ParallelOperators
         bool deliverFailures,
         CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(selector);
         var sink = new CollectingSink<TResult>(ParallelRun<TSource, TResult>.WorkerCount(options, items.Count));
-        var run = new ParallelRun<TSource, TResult>(options, selector, fallback, sink, deliverFailures, cancellationToken);
-        await run.ExecuteAsync(items).ConfigureAwait(false);
+        await Run(selector, fallback, sink, options, deliverFailures, cancellationToken).ExecuteAsync(items).ConfigureAwait(false);
         return sink;
     }
 
@@ -53,9 +63,8 @@ public static partial class ParallelOperators
         bool deliverFailures,
         [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(selector);
         var sink = new StreamingSink<TResult>(options.EffectiveOrderingWindow, options.Ordered);
-        var run = new ParallelRun<TSource, TResult>(options, selector, fallback, sink, deliverFailures, cancellationToken);
+        var run = Run(selector, fallback, sink, options, deliverFailures, cancellationToken);
         var execution = run.ExecuteAsync(items);
         var drained = false;
         try

@@ -32,7 +32,6 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
     private readonly RetryOptions? _retry;
     private readonly bool _metrics;
     private readonly KeyValuePair<string, object?> _tag;
-    private readonly bool _tagged;
     private CircuitController? _circuit;
     private RateLimitGate? _rateLimit;
     private AdaptiveConcurrencyLimiter? _adaptive;
@@ -66,8 +65,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         _hooks = options.Hooks;
         _retry = options.Retry is { MaxRetries: > 0 } retry ? retry : null;
         _metrics = options.Metrics;
-        _tagged = options.OperationName is not null;
-        _tag = new KeyValuePair<string, object?>(ParallelInstruments.OperationTag, options.OperationName);
+        _tag = new KeyValuePair<string, object?>(ParallelInstruments.OperationTag, options.OperationName ?? ParallelInstruments.UnnamedOperation);
     }
 
     /// <summary>Gets the number of workers a run over <paramref name="count"/> items uses.</summary>
@@ -351,19 +349,11 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 Record(ParallelMeter.Completed, 1);
                 if (elapsedTicks != 0 && _metrics && ParallelMeter.Duration.Enabled)
                 {
-                    var seconds = elapsedTicks / (double)_time.TimestampFrequency;
-                    if (_tagged)
-                    {
-                        ParallelMeter.Duration.Record(seconds, _tag);
-                    }
-                    else
-                    {
-                        ParallelMeter.Duration.Record(seconds);
-                    }
+                    ParallelMeter.Duration.Record(elapsedTicks / (double)_time.TimestampFrequency, _tag);
                 }
 
                 _progress?.OnCompleted();
-                Invoke(_hooks?.OnComplete, outcome.Index, TimeSpan.FromSeconds(elapsedTicks / (double)_time.TimestampFrequency));
+                Invoke(_hooks?.OnComplete, new ItemCompleted(outcome.Index, TimeSpan.FromSeconds(elapsedTicks / (double)_time.TimestampFrequency)));
                 _sink.Accept(worker, outcome);
                 break;
             case OutcomeKind.Failure:
@@ -382,7 +372,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         _progress?.OnFailed();
         if (_deliverFailures)
         {
-            Invoke(_hooks?.OnError, outcome.Index, outcome.Exception!);
+            Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
             _sink.Accept(worker, outcome);
             return;
         }
@@ -398,7 +388,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 break;
         }
 
-        Invoke(_hooks?.OnError, outcome.Index, outcome.Exception!);
+        Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
         _sink.Skip(outcome.Index);
     }
 
@@ -461,25 +451,6 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private void Invoke<T1, T2>(Action<T1, T2>? hook, T1 first, T2 second)
-    {
-        if (hook is null)
-        {
-            return;
-        }
-
-        try
-        {
-            hook(first, second);
-        }
-#pragma warning disable CA1031 // Hook exceptions are the run's to ignore or propagate, never the worker's.
-        catch (Exception exception)
-#pragma warning restore CA1031
-        {
-            OnHookError(exception);
-        }
-    }
-
     private void OnHookError(Exception exception)
     {
         if (_hooks?.PropagateExceptions == true)
@@ -493,52 +464,25 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 
     private void Record(Counter<long> counter, long value)
     {
-        if (!_metrics || !counter.Enabled)
-        {
-            return;
-        }
-
-        if (_tagged)
+        if (_metrics && counter.Enabled)
         {
             counter.Add(value, _tag);
-        }
-        else
-        {
-            counter.Add(value);
         }
     }
 
     private void Record(UpDownCounter<long> counter, long value)
     {
-        if (!_metrics || !counter.Enabled)
-        {
-            return;
-        }
-
-        if (_tagged)
+        if (_metrics && counter.Enabled)
         {
             counter.Add(value, _tag);
-        }
-        else
-        {
-            counter.Add(value);
         }
     }
 
     private void Gauge(Gauge<int> gauge, int value)
     {
-        if (!_metrics || !gauge.Enabled)
-        {
-            return;
-        }
-
-        if (_tagged)
+        if (_metrics && gauge.Enabled)
         {
             gauge.Record(value, _tag);
-        }
-        else
-        {
-            gauge.Record(value);
         }
     }
 }

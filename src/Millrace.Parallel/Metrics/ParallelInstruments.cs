@@ -42,6 +42,9 @@ public static class ParallelInstruments
     /// <summary>Counter of hook exceptions that were ignored.</summary>
     public const string HookErrors = "millrace.parallel.hook.errors";
 
-    /// <summary>The tag that carries <see cref="ParallelOperatorOptions.OperationName"/>.</summary>
+    /// <summary>The tag every measurement carries: <see cref="ParallelOperatorOptions.OperationName"/>, or <see cref="UnnamedOperation"/>.</summary>
     public const string OperationTag = "millrace.parallel.operation";
+
+    /// <summary>The <see cref="OperationTag"/> value of runs without an <see cref="ParallelOperatorOptions.OperationName"/>.</summary>
+    public const string UnnamedOperation = "unnamed";
 }

@@ -36,7 +36,7 @@ public class ErrorModeTests
         var options = new ParallelOperatorOptions
         {
             MaxDegreeOfParallelism = 8,
-            Hooks = new ParallelHooks { OnError = (_, _) => Volatile.Write(ref failureRecorded, 1) },
+            Hooks = new ParallelHooks { OnError = _ => Volatile.Write(ref failureRecorded, 1) },
         };
         await Assert.ThrowsAsync<InvalidOperationException>(() => Source().SelectParallelAsync(
             async (x, ct) =>
@@ -77,7 +77,7 @@ public class ErrorModeTests
         {
             MaxDegreeOfParallelism = 4,
             ErrorMode = ErrorMode.CollectAndContinue,
-            Hooks = new ParallelHooks { OnComplete = (_, _) => Interlocked.Increment(ref completed) },
+            Hooks = new ParallelHooks { OnComplete = _ => Interlocked.Increment(ref completed) },
         };
         var error = await Assert.ThrowsAsync<ParallelAggregateException>(() => Enumerable.Range(0, 100).SelectParallelAsync(FailOnMultiplesOf7, options));
         var expected = Enumerable.Range(0, 100).Where(x => x % 7 == 6).Select(x => (long)x).ToArray();
@@ -95,7 +95,7 @@ public class ErrorModeTests
         {
             Ordered = true,
             ErrorMode = ErrorMode.BestEffort,
-            Hooks = new ParallelHooks { OnError = (i, _) => reported.Add(i) },
+            Hooks = new ParallelHooks { OnError = e => reported.Add(e.Index) },
         };
         var results = await Enumerable.Range(0, 100).SelectParallelAsync(FailOnMultiplesOf7, options);
         Assert.Equal(Enumerable.Range(0, 100).Where(x => x % 7 != 6), results);

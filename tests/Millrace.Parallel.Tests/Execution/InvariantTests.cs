@@ -27,8 +27,8 @@ public class InvariantTests
             Hooks = new ParallelHooks
             {
                 OnStart = i => Interlocked.Increment(ref started[i]),
-                OnComplete = (i, _) => { Interlocked.Increment(ref ends[i]); Interlocked.Increment(ref completed); },
-                OnError = (i, _) => { Interlocked.Increment(ref ends[i]); Interlocked.Increment(ref failed); },
+                OnComplete = e => { Interlocked.Increment(ref ends[e.Index]); Interlocked.Increment(ref completed); },
+                OnError = e => { Interlocked.Increment(ref ends[e.Index]); Interlocked.Increment(ref failed); },
                 OnCancel = i => { Interlocked.Increment(ref ends[i]); Interlocked.Increment(ref cancelled); },
             },
         };
@@ -66,7 +66,15 @@ public class InvariantTests
         Assert.True(failed > 0);
         Assert.True(completed > 70_000);
     }
+}
 
+/// <summary>Measures process-wide allocation, so it runs alone, after every parallel test class.</summary>
+[CollectionDefinition(nameof(AllocationTests), DisableParallelization = true)]
+public class AllocationTestsDefinition;
+
+[Collection(nameof(AllocationTests))]
+public class AllocationTests
+{
     [Fact]
     public async Task WithEveryFeatureOff_TheRunAllocatesNothingPerItem()
     {

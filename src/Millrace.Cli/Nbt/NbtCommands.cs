@@ -1,0 +1,321 @@
+using System.CommandLine;
+using System.Globalization;
+using Millrace.Nbt;
+using Millrace.Nbt.Region;
+using Millrace.Nbt.Snbt;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Cli.Nbt;
+
+/// <summary>The <c>millrace nbt</c> verbs: show, convert, and region list/get/put/delete.</summary>
+internal static class NbtCommands
+{
+    private static readonly string[] Flavours = ["java", "java-network", "bedrock", "bedrock-network"];
+
+    public static Command Create(CliConsole console)
+    {
+        var nbt = new Command("nbt", "Show and convert NBT files and edit region files.");
+        nbt.Add(Show(console));
+        nbt.Add(Convert(console));
+        nbt.Add(RegionCommands(console));
+        return nbt;
+    }
+
+    private static Option<string?> FromOption() => new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock or bedrock-network (default: detected)." }.AcceptOnlyFromAmong(Flavours);
+
+    private static Command Show(CliConsole console)
+    {
+        var file = new Argument<string>("file") { Description = "The NBT file, or - for standard input." };
+        var from = FromOption();
+        var path = new Option<string?>("--path") { Description = "Show only the tag at this path: names joined by dots, list indices as numbers (a.b.0.c)." };
+        var command = new Command("show", "Print an NBT file as pretty SNBT.") { file, from, path };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var name = parsed.GetValue(file)!;
+            if (await ReadFileAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } nbtFile)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var tag = nbtFile.Document.Root;
+            var selector = parsed.GetValue(path);
+            if (!string.IsNullOrEmpty(selector) && !TrySelect(tag, selector, out tag))
+            {
+                console.ReportError(name, new Error("nbt.path", $"No tag at path '{selector}'.") { Path = selector });
+                return ExitCodes.BadInput;
+            }
+
+            await using var output = console.CreateTextOutput();
+            await output.WriteLineAsync(SnbtWriter.Write(tag, pretty: true));
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static Command Convert(CliConsole console)
+    {
+        var input = new Argument<string>("in") { Description = "The input file: NBT in any flavour, or SNBT with --from snbt or a .snbt name." };
+        var output = new Argument<string>("out") { Description = "The output file." };
+        var from = new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected)." }
+            .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
+        var to = new Option<string?>("--to") { Description = "The output flavour: java, java-network, bedrock, bedrock-network or snbt (default: the input's)." }
+            .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
+        var compression = new Option<string?>("--compression") { Description = "none, gzip or zlib (default: the input's)." }
+            .AcceptOnlyFromAmong("none", "gzip", "zlib");
+        var command = new Command("convert", "Convert NBT between flavours, compressions and SNBT.") { input, output, from, to, compression };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var name = parsed.GetValue(input)!;
+            var fromValue = parsed.GetValue(from);
+            NbtFile? source;
+            if (fromValue == "snbt" || (fromValue is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase)))
+            {
+                source = await ReadSnbtAsync(name, console, cancellationToken);
+            }
+            else
+            {
+                source = await ReadFileAsync(name, fromValue, console, cancellationToken);
+            }
+
+            if (source is null)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var target = parsed.GetValue(to);
+            var outputPath = parsed.GetValue(output)!;
+            if (target == "snbt")
+            {
+                await File.WriteAllTextAsync(outputPath, SnbtWriter.Write(source.Document.Root, pretty: true) + "\n", cancellationToken);
+                return ExitCodes.Success;
+            }
+
+            var format = target is null ? source.Format : ParseFlavour(target);
+            var converted = source with
+            {
+                Format = format,
+                Compression = parsed.GetValue(compression) is { } c ? Enum.Parse<NbtCompression>(c, ignoreCase: true) : source.Compression,
+                LevelDatVersion = format == NbtFormat.Bedrock ? source.LevelDatVersion : null,
+                Document = format == NbtFormat.JavaNetwork ? source.Document with { Name = null } : source.Document with { Name = source.Document.Name ?? string.Empty },
+            };
+            await WriteAtomicallyAsync(outputPath, converted.ToArray(), cancellationToken);
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static Command RegionCommands(CliConsole console)
+    {
+        var region = new Command("region", "List, read, write and delete the chunks of an Anvil region file.");
+        var file = new Argument<string>("file") { Description = "The region file (r.X.Z.mca)." };
+        var x = new Argument<int>("x") { Description = "The chunk's x within the region, 0 to 31." };
+        var z = new Argument<int>("z") { Description = "The chunk's z within the region, 0 to 31." };
+        foreach (var coordinate in new[] { x, z })
+        {
+            coordinate.Validators.Add(result =>
+            {
+                if (result.Tokens is [var token] && int.TryParse(token.Value, CultureInfo.InvariantCulture, out var value) && value is < 0 or > 31)
+                {
+                    result.AddError($"{result.Argument.Name} must be between 0 and 31.");
+                }
+            });
+        }
+
+        var list = new Command("list", "List the chunks: x, z, compression, stored bytes, timestamp.") { file };
+        list.SetAction(async (parsed, cancellationToken) =>
+        {
+            if (Open(parsed.GetValue(file)!, console) is not { } opened)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            await using var output = console.CreateTextOutput();
+            foreach (var chunk in opened.Chunks)
+            {
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{chunk.X} {chunk.Z} {chunk.Compression.ToString().ToLowerInvariant()} {chunk.CompressedLength} {chunk.Timestamp:yyyy-MM-ddTHH:mm:ssZ}{(chunk.IsExternal ? " external" : string.Empty)}"));
+            }
+
+            return ExitCodes.Success;
+        });
+
+        var get = new Command("get", "Print a chunk as pretty SNBT.") { file, x, z };
+        get.SetAction(async (parsed, cancellationToken) =>
+        {
+            var name = parsed.GetValue(file)!;
+            if (Open(name, console) is not { } opened)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            try
+            {
+                if (opened.ReadChunk(parsed.GetValue(x), parsed.GetValue(z)) is not { } chunk)
+                {
+                    console.ReportError(name, new Error("nbt.region.absent", "The region has no chunk there."));
+                    return ExitCodes.BadInput;
+                }
+
+                await using var output = console.CreateTextOutput();
+                await output.WriteLineAsync(SnbtWriter.Write(chunk.Root, pretty: true));
+                return ExitCodes.Success;
+            }
+            catch (NbtFormatException exception)
+            {
+                Report(console, name, exception);
+                return ExitCodes.BadInput;
+            }
+        });
+
+        var chunkFile = new Argument<string>("chunk") { Description = "The chunk's NBT file (any flavour; stored as Java)." };
+        var compression = new Option<string>("--compression") { Description = "gzip, zlib or none.", DefaultValueFactory = _ => "zlib" }
+            .AcceptOnlyFromAmong("gzip", "zlib", "none");
+        var put = new Command("put", "Write a chunk into the region (the file is created if missing) and save it without gaps.") { file, x, z, chunkFile, compression };
+        put.SetAction(async (parsed, cancellationToken) =>
+        {
+            var name = parsed.GetValue(file)!;
+            var opened = File.Exists(name) ? Open(name, console) : new RegionFile();
+            if (opened is null || await ReadFileAsync(parsed.GetValue(chunkFile)!, null, console, cancellationToken) is not { } chunk)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            opened.WriteChunk(parsed.GetValue(x), parsed.GetValue(z), chunk.Document, Enum.Parse<RegionCompression>(parsed.GetValue(compression)!, ignoreCase: true));
+            opened.Save(name);
+            return ExitCodes.Success;
+        });
+
+        var delete = new Command("delete", "Delete a chunk and save the region without gaps.") { file, x, z };
+        delete.SetAction((parsed, cancellationToken) =>
+        {
+            var name = parsed.GetValue(file)!;
+            if (Open(name, console) is not { } opened)
+            {
+                return Task.FromResult(ExitCodes.BadInput);
+            }
+
+            if (!opened.DeleteChunk(parsed.GetValue(x), parsed.GetValue(z)))
+            {
+                console.ReportError(name, new Error("nbt.region.absent", "The region has no chunk there."));
+                return Task.FromResult(ExitCodes.BadInput);
+            }
+
+            opened.Save(name);
+            return Task.FromResult(ExitCodes.Success);
+        });
+
+        region.Add(list);
+        region.Add(get);
+        region.Add(put);
+        region.Add(delete);
+        return region;
+    }
+
+    private static RegionFile? Open(string name, CliConsole console)
+    {
+        try
+        {
+            return RegionFile.Open(name);
+        }
+        catch (NbtFormatException exception)
+        {
+            Report(console, name, exception);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            console.ReportError(name, new Error("io.open", exception.Message));
+        }
+
+        return null;
+    }
+
+    private static async Task<NbtFile?> ReadFileAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
+    {
+        if (await ReadBytesAsync(name, console, cancellationToken) is not { } bytes)
+        {
+            return null;
+        }
+
+        try
+        {
+            return NbtFile.Read(bytes, flavour is null ? null : ParseFlavour(flavour));
+        }
+        catch (NbtFormatException exception)
+        {
+            Report(console, name, exception);
+            return null;
+        }
+    }
+
+    private static async Task<NbtFile?> ReadSnbtAsync(string name, CliConsole console, CancellationToken cancellationToken)
+    {
+        if (await ReadBytesAsync(name, console, cancellationToken) is not { } bytes)
+        {
+            return null;
+        }
+
+        try
+        {
+            var tag = SnbtParser.Parse(System.Text.Encoding.UTF8.GetString(bytes));
+            return new NbtFile(new NbtDocument(string.Empty, tag), NbtFormat.Java, NbtCompression.None);
+        }
+        catch (NbtFormatException exception)
+        {
+            Report(console, name, exception);
+            return null;
+        }
+    }
+
+    private static async Task<byte[]?> ReadBytesAsync(string name, CliConsole console, CancellationToken cancellationToken)
+    {
+        if (!CliInput.TryOpen(name, console, out var stream))
+        {
+            return null;
+        }
+
+        await using (stream)
+        {
+            using var buffer = new MemoryStream();
+            await stream.CopyToAsync(buffer, cancellationToken);
+            return buffer.ToArray();
+        }
+    }
+
+    private static async Task WriteAtomicallyAsync(string path, byte[] bytes, CancellationToken cancellationToken)
+    {
+        var temporary = path + ".tmp";
+        await File.WriteAllBytesAsync(temporary, bytes, cancellationToken);
+        File.Move(temporary, path, overwrite: true);
+    }
+
+    private static NbtFormat ParseFlavour(string flavour) => flavour switch
+    {
+        "java-network" => NbtFormat.JavaNetwork,
+        "bedrock" => NbtFormat.Bedrock,
+        "bedrock-network" => NbtFormat.BedrockNetwork,
+        _ => NbtFormat.Java,
+    };
+
+    private static bool TrySelect(NbtTag root, string path, out NbtTag tag)
+    {
+        tag = root;
+        foreach (var segment in path.Split('.'))
+        {
+            switch (tag)
+            {
+                case NbtCompound compound when compound.TryGet<NbtTag>(segment, out var child):
+                    tag = child;
+                    break;
+                case NbtList list when int.TryParse(segment, CultureInfo.InvariantCulture, out var index) && (uint)index < (uint)list.Count:
+                    tag = list[index];
+                    break;
+                default:
+                    return false;
+            }
+        }
+
+        return true;
+    }
+
+    private static void Report(CliConsole console, string name, NbtFormatException exception) =>
+        console.ReportError(name, new Error("nbt.format", exception.Reason) { ByteOffset = exception.ByteOffset, Path = exception.Path.Length > 0 ? exception.Path : null });
+}

@@ -1,0 +1,251 @@
+using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Binary;
+
+/// <summary>
+/// Reads NBT primitives of one flavour from a span, checking every length against the bytes that remain
+/// before anything is allocated. Every failure is an <see cref="NbtFormatException"/> at the offending offset.
+/// </summary>
+internal ref struct NbtCursor
+{
+    private readonly ReadOnlySpan<byte> _data;
+    private readonly NbtFormat _format;
+    private int _position;
+
+    public NbtCursor(ReadOnlySpan<byte> data, NbtFormat format)
+    {
+        _data = data;
+        _format = format;
+        _position = 0;
+    }
+
+    public readonly int Position => _position;
+
+    public readonly int Remaining => _data.Length - _position;
+
+    public readonly NbtFormat Format => _format;
+
+    private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
+
+    private readonly bool Varints => _format == NbtFormat.BedrockNetwork;
+
+    public NbtTagType ReadTagType()
+    {
+        var offset = _position;
+        var id = ReadByte();
+        if (id > (byte)NbtTagType.LongArray)
+        {
+            NbtThrow.InvalidTagType(id, offset);
+        }
+
+        return (NbtTagType)id;
+    }
+
+    public byte ReadByte()
+    {
+        if (_position >= _data.Length)
+        {
+            NbtThrow.Truncated(1, _position);
+        }
+
+        return _data[_position++];
+    }
+
+    public short ReadInt16()
+    {
+        var bytes = Take(2);
+        return LittleEndian ? BinaryPrimitives.ReadInt16LittleEndian(bytes) : BinaryPrimitives.ReadInt16BigEndian(bytes);
+    }
+
+    public int ReadInt32()
+    {
+        if (Varints)
+        {
+            return ZigZag.Decode(ReadVarUInt32());
+        }
+
+        var bytes = Take(4);
+        return LittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(bytes) : BinaryPrimitives.ReadInt32BigEndian(bytes);
+    }
+
+    public long ReadInt64()
+    {
+        if (Varints)
+        {
+            return ZigZag.Decode(ReadVarUInt64());
+        }
+
+        var bytes = Take(8);
+        return LittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(bytes) : BinaryPrimitives.ReadInt64BigEndian(bytes);
+    }
+
+    public float ReadSingle()
+    {
+        var bytes = Take(4);
+        return LittleEndian ? BinaryPrimitives.ReadSingleLittleEndian(bytes) : BinaryPrimitives.ReadSingleBigEndian(bytes);
+    }
+
+    public double ReadDouble()
+    {
+        var bytes = Take(8);
+        return LittleEndian ? BinaryPrimitives.ReadDoubleLittleEndian(bytes) : BinaryPrimitives.ReadDoubleBigEndian(bytes);
+    }
+
+    /// <summary>Reads a list or array length and checks that <paramref name="minimumElementSize"/> bytes per element remain.</summary>
+    public int ReadLength(int minimumElementSize)
+    {
+        var offset = _position;
+        var length = ReadInt32();
+        if (length < 0)
+        {
+            NbtThrow.NegativeLength(length, offset);
+        }
+
+        if ((long)length * minimumElementSize > Remaining)
+        {
+            NbtThrow.LengthBeyondInput(length, Remaining, offset);
+        }
+
+        return length;
+    }
+
+    public string ReadString()
+    {
+        var offset = _position;
+        int length = Varints ? (int)Math.Min(ReadVarUInt32(), int.MaxValue) : (ushort)ReadInt16();
+        if (length > Remaining)
+        {
+            NbtThrow.LengthBeyondInput(length, Remaining, offset);
+        }
+
+        var bytes = Take(length);
+        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
+        {
+            if (!ModifiedUtf8.TryDecode(bytes, out var text, out var error))
+            {
+                NbtThrow.BadString("Modified UTF-8", _position - length + error);
+            }
+
+            return text;
+        }
+
+        if (System.Text.Unicode.Utf8.IsValid(bytes))
+        {
+            return Encoding.UTF8.GetString(bytes);
+        }
+
+        NbtThrow.BadString("UTF-8", _position - length);
+        return string.Empty;
+    }
+
+    /// <summary>Skips a string without decoding it.</summary>
+    public void SkipString()
+    {
+        var offset = _position;
+        int length = Varints ? (int)Math.Min(ReadVarUInt32(), int.MaxValue) : (ushort)ReadInt16();
+        if (length > Remaining)
+        {
+            NbtThrow.LengthBeyondInput(length, Remaining, offset);
+        }
+
+        _position += length;
+    }
+
+    public ReadOnlySpan<byte> Take(int count)
+    {
+        if (count > Remaining)
+        {
+            NbtThrow.Truncated(count, _position);
+        }
+
+        var slice = _data.Slice(_position, count);
+        _position += count;
+        return slice;
+    }
+
+    /// <summary>Reads int array elements: fixed-width, or zigzag varints on the Bedrock network.</summary>
+    public void ReadInt32s(Span<int> destination)
+    {
+        if (Varints)
+        {
+            for (var i = 0; i < destination.Length; i++)
+            {
+                destination[i] = ReadInt32();
+            }
+
+            return;
+        }
+
+        var bytes = Take(destination.Length * 4);
+        for (var i = 0; i < destination.Length; i++)
+        {
+            var element = bytes.Slice(i * 4, 4);
+            destination[i] = LittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(element) : BinaryPrimitives.ReadInt32BigEndian(element);
+        }
+    }
+
+    /// <summary>Reads long array elements: fixed-width, or zigzag varints on the Bedrock network.</summary>
+    public void ReadInt64s(Span<long> destination)
+    {
+        if (Varints)
+        {
+            for (var i = 0; i < destination.Length; i++)
+            {
+                destination[i] = ReadInt64();
+            }
+
+            return;
+        }
+
+        var bytes = Take(destination.Length * 8);
+        for (var i = 0; i < destination.Length; i++)
+        {
+            var element = bytes.Slice(i * 8, 8);
+            destination[i] = LittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(element) : BinaryPrimitives.ReadInt64BigEndian(element);
+        }
+    }
+
+    /// <summary>The fewest bytes one element of <paramref name="type"/> can occupy, for length checks.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public readonly int MinimumSize(NbtTagType type) => type switch
+    {
+        NbtTagType.End or NbtTagType.Byte or NbtTagType.Compound => 1,
+        NbtTagType.Short => 2,
+        NbtTagType.Int or NbtTagType.Float => Varints && type == NbtTagType.Int ? 1 : 4,
+        NbtTagType.Long or NbtTagType.Double => Varints && type == NbtTagType.Long ? 1 : 8,
+        NbtTagType.String => Varints ? 1 : 2,
+        _ => Varints ? 1 : 4,
+    };
+
+    private uint ReadVarUInt32()
+    {
+        var status = Varint.TryRead(_data[_position..], out uint value, out var used);
+        Advance(status, used);
+        return value;
+    }
+
+    private ulong ReadVarUInt64()
+    {
+        var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
+        Advance(status, used);
+        return value;
+    }
+
+    private void Advance(System.Buffers.OperationStatus status, int used)
+    {
+        if (status == System.Buffers.OperationStatus.NeedMoreData)
+        {
+            NbtThrow.Truncated(1, _data.Length);
+        }
+
+        if (status != System.Buffers.OperationStatus.Done)
+        {
+            NbtThrow.BadVarint(_position);
+        }
+
+        _position += used;
+    }
+}

@@ -1,0 +1,52 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
+
+namespace Millrace.Nbt.Binary;
+
+/// <summary>Cold throw paths of the NBT readers, so the hot paths stay small.</summary>
+internal static class NbtThrow
+{
+    [DoesNotReturn]
+    public static void Truncated(int needed, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The input ends where {needed} more byte(s) were expected."), offset);
+
+    [DoesNotReturn]
+    public static void InvalidTagType(byte id, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown tag type {id}."), offset);
+
+    [DoesNotReturn]
+    public static void NegativeLength(int length, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Negative length {length}."), offset);
+
+    [DoesNotReturn]
+    public static void LengthBeyondInput(long length, long remaining, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
+
+    [DoesNotReturn]
+    public static void BadString(string encoding, long offset) =>
+        throw new NbtFormatException($"Malformed {encoding} in a string.", offset);
+
+    [DoesNotReturn]
+    public static void BadVarint(long offset) =>
+        throw new NbtFormatException("Malformed or overlong varint.", offset);
+
+    [DoesNotReturn]
+    public static void TooDeep(int maxDepth, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {maxDepth}."), offset);
+
+    [DoesNotReturn]
+    public static void QuotaExceeded(long maxBytes, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The tree would account for more than the quota of {maxBytes} bytes."), offset);
+
+    [DoesNotReturn]
+    public static void EndListWithElements(int count, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"A list of End tags cannot hold {count} elements."), offset);
+
+    [DoesNotReturn]
+    public static void RootIsEnd(long offset) =>
+        throw new NbtFormatException("The root tag is an End tag.", offset);
+
+    [DoesNotReturn]
+    public static void TrailingBytes(long count, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"{count} byte(s) follow the root tag."), offset);
+}

@@ -1,0 +1,191 @@
+using System.Globalization;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Binary;
+
+/// <summary>
+/// Builds a tree from uncompressed NBT bytes. Nesting is counted before each recursion, so depth is bounded by
+/// <see cref="NbtReaderOptions.MaxDepth"/> and never by the stack; every length is checked against the bytes
+/// that remain, and every tag is charged to the byte quota, before anything is allocated.
+/// </summary>
+internal ref struct NbtTreeReader
+{
+    // What the quota charges per tag beyond its payload, after Minecraft's NbtAccounter.
+    private const int TagOverhead = 16;
+
+    private readonly NbtReaderOptions _options;
+    private NbtCursor _cursor;
+    private long _accounted;
+    private int _depth;
+
+    public NbtTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options)
+    {
+        _options = options;
+        _cursor = new NbtCursor(data, options.Format);
+    }
+
+    /// <summary>Reads the root tag and checks that nothing follows it.</summary>
+    public NbtDocument ReadDocument()
+    {
+        var type = _cursor.ReadTagType();
+        if (type == NbtTagType.End)
+        {
+            NbtThrow.RootIsEnd(0);
+        }
+
+        var name = _options.Format == NbtFormat.JavaNetwork ? null : _cursor.ReadString();
+        NbtTag root;
+        try
+        {
+            root = ReadPayload(type);
+        }
+        catch (NbtFormatException exception) when (!string.IsNullOrEmpty(name))
+        {
+            exception.Prepend(name);
+            throw;
+        }
+
+        if (_cursor.Remaining > 0)
+        {
+            NbtThrow.TrailingBytes(_cursor.Remaining, _cursor.Position);
+        }
+
+        return new NbtDocument(name, root);
+    }
+
+    private NbtTag ReadPayload(NbtTagType type)
+    {
+        Charge(TagOverhead);
+        switch (type)
+        {
+            case NbtTagType.Byte:
+                return new NbtByte((sbyte)_cursor.ReadByte());
+            case NbtTagType.Short:
+                return new NbtShort(_cursor.ReadInt16());
+            case NbtTagType.Int:
+                return new NbtInt(_cursor.ReadInt32());
+            case NbtTagType.Long:
+                return new NbtLong(_cursor.ReadInt64());
+            case NbtTagType.Float:
+                return new NbtFloat(_cursor.ReadSingle());
+            case NbtTagType.Double:
+                return new NbtDouble(_cursor.ReadDouble());
+            case NbtTagType.ByteArray:
+                {
+                    var length = _cursor.ReadLength(1);
+                    Charge(length);
+                    return new NbtByteArray(_cursor.Take(length).ToArray());
+                }
+
+            case NbtTagType.String:
+                {
+                    var offset = _cursor.Position;
+                    var text = _cursor.ReadString();
+                    Charge(2L * text.Length, offset);
+                    return new NbtString(text);
+                }
+
+            case NbtTagType.IntArray:
+                {
+                    var length = _cursor.ReadLength(_cursor.MinimumSize(NbtTagType.Int));
+                    Charge(4L * length);
+                    var values = new int[length];
+                    _cursor.ReadInt32s(values);
+                    return new NbtIntArray(values);
+                }
+
+            case NbtTagType.LongArray:
+                {
+                    var length = _cursor.ReadLength(_cursor.MinimumSize(NbtTagType.Long));
+                    Charge(8L * length);
+                    var values = new long[length];
+                    _cursor.ReadInt64s(values);
+                    return new NbtLongArray(values);
+                }
+
+            case NbtTagType.List:
+                return ReadList();
+            default:
+                return ReadCompound();
+        }
+    }
+
+    private NbtList ReadList()
+    {
+        Enter();
+        var elementType = _cursor.ReadTagType();
+        var countOffset = _cursor.Position;
+        var count = _cursor.ReadLength(elementType == NbtTagType.End ? 0 : _cursor.MinimumSize(elementType));
+        if (elementType == NbtTagType.End && count > 0)
+        {
+            NbtThrow.EndListWithElements(count, countOffset);
+        }
+
+        Charge(4L * count);
+        var list = new NbtList(elementType, count);
+        for (var i = 0; i < count; i++)
+        {
+            try
+            {
+                list.AddUnchecked(ReadPayload(elementType));
+            }
+            catch (NbtFormatException exception)
+            {
+                exception.Prepend(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
+                throw;
+            }
+        }
+
+        _depth--;
+        return _options.UnwrapHeterogeneousLists ? HeterogeneousLists.Unwrap(list) : list;
+    }
+
+    private NbtCompound ReadCompound()
+    {
+        Enter();
+        var compound = new NbtCompound();
+        while (true)
+        {
+            var type = _cursor.ReadTagType();
+            if (type == NbtTagType.End)
+            {
+                break;
+            }
+
+            var nameOffset = _cursor.Position;
+            var name = _cursor.ReadString();
+            Charge(TagOverhead + (2L * name.Length), nameOffset);
+            try
+            {
+                compound.AddUnchecked(name, ReadPayload(type));
+            }
+            catch (NbtFormatException exception)
+            {
+                exception.Prepend(name);
+                throw;
+            }
+        }
+
+        _depth--;
+        return compound;
+    }
+
+    private void Enter()
+    {
+        if (++_depth > _options.MaxDepth)
+        {
+            NbtThrow.TooDeep(_options.MaxDepth, _cursor.Position);
+        }
+    }
+
+    private void Charge(long bytes) => Charge(bytes, _cursor.Position);
+
+    private void Charge(long bytes, long offset)
+    {
+        _accounted += bytes;
+        if (_accounted > _options.MaxBytes)
+        {
+            NbtThrow.QuotaExceeded(_options.MaxBytes, offset);
+        }
+    }
+}

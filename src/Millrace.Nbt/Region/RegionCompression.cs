@@ -1,0 +1,17 @@
+namespace Millrace.Nbt.Region;
+
+/// <summary>How a chunk is compressed inside a region file, by its id.</summary>
+public enum RegionCompression : byte
+{
+    /// <summary>gzip (1); rarely used by Minecraft.</summary>
+    Gzip = 1,
+
+    /// <summary>zlib (2); Minecraft's default.</summary>
+    Zlib = 2,
+
+    /// <summary>Uncompressed (3).</summary>
+    None = 3,
+
+    /// <summary>LZ4 (4), since 1.20.5. Needs an LZ4 package; none restores from the registry mirror, so it is reported as unsupported.</summary>
+    Lz4 = 4,
+}

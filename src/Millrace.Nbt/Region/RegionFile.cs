@@ -1,0 +1,249 @@
+using System.Buffers.Binary;
+using System.Globalization;
+
+namespace Millrace.Nbt.Region;
+
+/// <summary>
+/// An Anvil (<c>.mca</c>) or McRegion (<c>.mcr</c>) region file held in memory: a 4 KiB table of chunk locations, a
+/// 4 KiB table of timestamps, then each chunk's payload in 4 KiB sectors. Chunks can be listed, read, written and
+/// deleted; saving lays them out again without gaps. Payloads over 255 sectors live in <c>c.X.Z.mcc</c> files
+/// beside the region, as Minecraft does.
+/// </summary>
+public sealed class RegionFile
+{
+    private const int SectorSize = 4096;
+    private const int HeaderSize = 2 * SectorSize;
+    private const int MaxSectorsPerChunk = 255;
+    private const byte ExternalFlag = 0x80;
+
+    private readonly Entry?[] _entries = new Entry?[1024];
+
+    /// <summary>Gets the chunks present, in index order (x fastest).</summary>
+    public IEnumerable<RegionChunk> Chunks
+    {
+        get
+        {
+            for (var i = 0; i < _entries.Length; i++)
+            {
+                if (_entries[i] is { } entry)
+                {
+                    yield return new RegionChunk(i % 32, i / 32, entry.Compression, entry.Payload.Length, DateTimeOffset.FromUnixTimeSeconds(entry.Timestamp), entry.Payload.Length + 5 > MaxSectorsPerChunk * SectorSize);
+                }
+            }
+        }
+    }
+
+    /// <summary>Reads a region file, and the <c>.mcc</c> files of its oversized chunks from the same folder.</summary>
+    /// <param name="path">The region file, named <c>r.X.Z.mca</c> (or <c>.mcr</c>).</param>
+    /// <returns>The region.</returns>
+    /// <exception cref="NbtFormatException">The file is malformed.</exception>
+    public static RegionFile Open(string path)
+    {
+        var (regionX, regionZ) = ParseName(path);
+        var directory = Path.GetDirectoryName(Path.GetFullPath(path))!;
+        return Load(File.ReadAllBytes(path), (x, z) =>
+        {
+            var external = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc"));
+            return File.Exists(external) ? File.ReadAllBytes(external) : null;
+        });
+    }
+
+    /// <summary>Reads a region from its bytes.</summary>
+    /// <param name="data">The region file's bytes.</param>
+    /// <param name="externalChunk">Supplies the payload of an oversized chunk by its local x and z; without it such chunks are an error.</param>
+    /// <returns>The region.</returns>
+    /// <exception cref="NbtFormatException">The bytes are malformed.</exception>
+    public static RegionFile Load(ReadOnlySpan<byte> data, Func<int, int, byte[]?>? externalChunk = null)
+    {
+        var region = new RegionFile();
+        if (data.Length == 0)
+        {
+            return region;
+        }
+
+        if (data.Length < HeaderSize)
+        {
+            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"A region file needs an {HeaderSize}-byte header; this one has {data.Length} bytes."), data.Length);
+        }
+
+        for (var i = 0; i < 1024; i++)
+        {
+            var location = BinaryPrimitives.ReadUInt32BigEndian(data[(i * 4)..]);
+            if (location == 0)
+            {
+                continue;
+            }
+
+            var sector = (long)(location >> 8);
+            var sectors = (int)(location & 0xFF);
+            var offset = sector * SectorSize;
+            if (sector < 2 || sectors == 0 || offset + 5 > data.Length)
+            {
+                throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
+            }
+
+            var length = BinaryPrimitives.ReadInt32BigEndian(data[(int)offset..]);
+            var compression = data[(int)offset + 4];
+            var timestamp = BinaryPrimitives.ReadInt32BigEndian(data[(SectorSize + (i * 4))..]);
+            byte[] payload;
+            if ((compression & ExternalFlag) != 0)
+            {
+                payload = externalChunk?.Invoke(i % 32, i / 32)
+                    ?? throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
+            }
+            else
+            {
+                if (length < 1 || offset + 4 + length > data.Length || length > sectors * SectorSize)
+                {
+                    throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
+                }
+
+                payload = data.Slice((int)offset + 5, length - 1).ToArray();
+            }
+
+            region._entries[i] = new Entry((RegionCompression)(compression & ~ExternalFlag), payload, timestamp);
+        }
+
+        return region;
+    }
+
+    /// <summary>Reads a chunk's NBT.</summary>
+    /// <param name="x">The chunk's x within the region, 0 to 31.</param>
+    /// <param name="z">The chunk's z within the region, 0 to 31.</param>
+    /// <param name="options">The reader limits; the flavour is always Java.</param>
+    /// <returns>The chunk, or <see langword="null"/> when absent.</returns>
+    /// <exception cref="NbtFormatException">The payload is malformed.</exception>
+    /// <exception cref="NotSupportedException">The chunk is LZ4-compressed.</exception>
+    public NbtDocument? ReadChunk(int x, int z, NbtReaderOptions? options = null)
+    {
+        if (_entries[Index(x, z)] is not { } entry)
+        {
+            return null;
+        }
+
+        return entry.Compression switch
+        {
+            RegionCompression.Gzip or RegionCompression.Zlib or RegionCompression.None => NbtDocument.Read(entry.Payload, options),
+            RegionCompression.Lz4 => throw new NotSupportedException("Chunk compression 4 (LZ4) needs an LZ4 package, and none restores from this registry mirror."),
+            _ => throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
+        };
+    }
+
+    /// <summary>Writes a chunk, replacing any chunk at that position.</summary>
+    /// <param name="x">The chunk's x within the region, 0 to 31.</param>
+    /// <param name="z">The chunk's z within the region, 0 to 31.</param>
+    /// <param name="chunk">The chunk's NBT.</param>
+    /// <param name="compression">How to compress it.</param>
+    /// <param name="timestamp">When it was saved; now when <see langword="null"/>.</param>
+    public void WriteChunk(int x, int z, NbtDocument chunk, RegionCompression compression = RegionCompression.Zlib, DateTimeOffset? timestamp = null)
+    {
+        ArgumentNullException.ThrowIfNull(chunk);
+        var nbtCompression = compression switch
+        {
+            RegionCompression.Gzip => NbtCompression.Gzip,
+            RegionCompression.Zlib => NbtCompression.Zlib,
+            RegionCompression.None => NbtCompression.None,
+            _ => throw new NotSupportedException("Chunk compression 4 (LZ4) needs an LZ4 package, and none restores from this registry mirror."),
+        };
+        var payload = chunk.ToArray(new NbtWriterOptions { Compression = nbtCompression });
+        _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds());
+    }
+
+    /// <summary>Deletes a chunk.</summary>
+    /// <param name="x">The chunk's x within the region, 0 to 31.</param>
+    /// <param name="z">The chunk's z within the region, 0 to 31.</param>
+    /// <returns><see langword="true"/> when there was one.</returns>
+    public bool DeleteChunk(int x, int z)
+    {
+        var index = Index(x, z);
+        var existed = _entries[index] is not null;
+        _entries[index] = null;
+        return existed;
+    }
+
+    /// <summary>Lays the region out without gaps, in index order.</summary>
+    /// <param name="externalChunk">Receives the payload of each chunk over 255 sectors, by local x and z, to store as a <c>.mcc</c> file.</param>
+    /// <returns>The region file's bytes.</returns>
+    public byte[] ToArray(Action<int, int, byte[]>? externalChunk = null)
+    {
+        var size = (long)HeaderSize;
+        foreach (var entry in _entries)
+        {
+            if (entry is not null)
+            {
+                size += Sectors(entry) * SectorSize;
+            }
+        }
+
+        var data = new byte[size];
+        var sector = 2;
+        for (var i = 0; i < _entries.Length; i++)
+        {
+            if (_entries[i] is not { } entry)
+            {
+                continue;
+            }
+
+            var sectors = Sectors(entry);
+            BinaryPrimitives.WriteUInt32BigEndian(data.AsSpan(i * 4), (uint)((sector << 8) | sectors));
+            BinaryPrimitives.WriteInt32BigEndian(data.AsSpan(SectorSize + (i * 4)), entry.Timestamp);
+            var body = data.AsSpan(sector * SectorSize);
+            if (IsOversized(entry))
+            {
+                if (externalChunk is null)
+                {
+                    throw new InvalidOperationException($"Chunk {i % 32},{i / 32} is over {MaxSectorsPerChunk} sectors and needs a .mcc file; save it with Save(path).");
+                }
+
+                externalChunk(i % 32, i / 32, entry.Payload);
+                BinaryPrimitives.WriteInt32BigEndian(body, 1);
+                body[4] = (byte)((byte)entry.Compression | ExternalFlag);
+            }
+            else
+            {
+                BinaryPrimitives.WriteInt32BigEndian(body, entry.Payload.Length + 1);
+                body[4] = (byte)entry.Compression;
+                entry.Payload.CopyTo(body[5..]);
+            }
+
+            sector += sectors;
+        }
+
+        return data;
+    }
+
+    /// <summary>Saves the region without gaps, with oversized chunks in <c>.mcc</c> files beside it.</summary>
+    /// <param name="path">The region file, named <c>r.X.Z.mca</c>.</param>
+    public void Save(string path)
+    {
+        var (regionX, regionZ) = ParseName(path);
+        var directory = Path.GetDirectoryName(Path.GetFullPath(path))!;
+        var data = ToArray((x, z, payload) => File.WriteAllBytes(
+            Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc")),
+            payload));
+        var temporary = path + ".tmp";
+        File.WriteAllBytes(temporary, data);
+        File.Move(temporary, path, overwrite: true);
+    }
+
+    private static bool IsOversized(Entry entry) => entry.Payload.Length + 5 > MaxSectorsPerChunk * SectorSize;
+
+    private static int Sectors(Entry entry) => IsOversized(entry) ? 1 : (entry.Payload.Length + 5 + SectorSize - 1) / SectorSize;
+
+    private static int Index(int x, int z)
+    {
+        ArgumentOutOfRangeException.ThrowIfNotEqual((uint)x < 32 && (uint)z < 32, true, nameof(x));
+        return x + (z * 32);
+    }
+
+    private static (int X, int Z) ParseName(string path)
+    {
+        var parts = Path.GetFileName(path).Split('.');
+        return parts.Length == 4 && parts[0] == "r"
+            && int.TryParse(parts[1], CultureInfo.InvariantCulture, out var x) && int.TryParse(parts[2], CultureInfo.InvariantCulture, out var z)
+            ? (x, z)
+            : (0, 0);
+    }
+
+    private sealed record Entry(RegionCompression Compression, byte[] Payload, int Timestamp);
+}

@@ -1,0 +1,30 @@
+using Millrace.Nbt.Snbt;
+
+namespace Millrace.Nbt.Tags;
+
+/// <summary>
+/// A node of an NBT tree. Tags are mutable, compare by value (deeply, floats by their bits so a round trip
+/// always compares equal), and format as compact SNBT.
+/// </summary>
+public abstract class NbtTag : IEquatable<NbtTag>
+{
+    private protected NbtTag()
+    {
+    }
+
+    /// <summary>Gets the tag's type.</summary>
+    public abstract NbtTagType Type { get; }
+
+    /// <inheritdoc />
+    public abstract bool Equals(NbtTag? other);
+
+    /// <inheritdoc />
+    public sealed override bool Equals(object? obj) => obj is NbtTag tag && Equals(tag);
+
+    /// <inheritdoc />
+    public abstract override int GetHashCode();
+
+    /// <summary>Formats the tag as compact SNBT.</summary>
+    /// <returns>The SNBT text.</returns>
+    public override string ToString() => SnbtWriter.Write(this);
+}

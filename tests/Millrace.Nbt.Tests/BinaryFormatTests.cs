@@ -1,0 +1,145 @@
+using System.Buffers;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Tests;
+
+public class BinaryFormatTests
+{
+    [Fact]
+    public void HelloWorld_MatchesItsPublishedBytes()
+    {
+        Assert.Equal(33, NbtSamples.HelloWorldBytes.Length);
+        Assert.Equal(NbtSamples.HelloWorldBytes, NbtSamples.HelloWorld().ToArray());
+        Assert.Equal(NbtSamples.HelloWorld(), NbtDocument.Read(NbtSamples.HelloWorldBytes));
+    }
+
+    [Fact]
+    public void BigTest_Is1544BytesAndRoundTrips()
+    {
+        var bytes = NbtSamples.BigTest().ToArray();
+        Assert.Equal(1544, bytes.Length);
+        var read = NbtDocument.Read(bytes);
+        Assert.Equal(NbtSamples.BigTest(), read);
+        var level = (NbtCompound)read.Root;
+        Assert.Equal("Hampus", level.Get<NbtCompound>("nested compound test").Get<NbtCompound>("ham").GetString("name"));
+        Assert.Equal(0.75f, level.Get<NbtCompound>("nested compound test").Get<NbtCompound>("ham").GetValue<float>("value"));
+        Assert.Equal(62, level.Get<NbtByteArray>("byteArrayTest (the first 1000 values of (n*n*255+n*7)%100, starting with n=0 (0, 62, 34, 16, 8, ...))").Value[1]);
+    }
+
+    [Theory]
+    [InlineData(NbtCompression.Gzip)]
+    [InlineData(NbtCompression.Zlib)]
+    public void Compression_IsDetectedOnRead(NbtCompression compression)
+    {
+        var compressed = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Compression = compression });
+        Assert.Equal(NbtSamples.BigTest(), NbtDocument.Read(compressed));
+        Assert.Equal(compression, NbtFile.Read(compressed).Compression);
+    }
+
+    public static TheoryData<NbtFormat, NbtTag, byte[]> Golden => new()
+    {
+        { NbtFormat.Java, new NbtByte(-2), [0xFE] },
+        { NbtFormat.Java, new NbtShort(0x1234), [0x12, 0x34] },
+        { NbtFormat.Bedrock, new NbtShort(0x1234), [0x34, 0x12] },
+        { NbtFormat.Java, new NbtInt(-2), [0xFF, 0xFF, 0xFF, 0xFE] },
+        { NbtFormat.Bedrock, new NbtInt(1), [0x01, 0, 0, 0] },
+        { NbtFormat.BedrockNetwork, new NbtInt(-2), [0x03] },
+        { NbtFormat.BedrockNetwork, new NbtInt(150), [0xAC, 0x02] },
+        { NbtFormat.Java, new NbtLong(1), [0, 0, 0, 0, 0, 0, 0, 1] },
+        { NbtFormat.BedrockNetwork, new NbtLong(-1), [0x01] },
+        { NbtFormat.Java, new NbtFloat(1f), [0x3F, 0x80, 0, 0] },
+        { NbtFormat.BedrockNetwork, new NbtFloat(1f), [0, 0, 0x80, 0x3F] },
+        { NbtFormat.Java, new NbtDouble(1d), [0x3F, 0xF0, 0, 0, 0, 0, 0, 0] },
+        { NbtFormat.Java, new NbtByteArray([1, 2]), [0, 0, 0, 2, 1, 2] },
+        { NbtFormat.BedrockNetwork, new NbtByteArray([1, 2]), [0x04, 1, 2] },
+        { NbtFormat.Java, new NbtString("hi"), [0, 2, (byte)'h', (byte)'i'] },
+        { NbtFormat.Bedrock, new NbtString("hi"), [2, 0, (byte)'h', (byte)'i'] },
+        { NbtFormat.BedrockNetwork, new NbtString("hi"), [2, (byte)'h', (byte)'i'] },
+        { NbtFormat.Java, new NbtString("\0"), [0, 2, 0xC0, 0x80] },
+        { NbtFormat.Bedrock, new NbtString("\0"), [1, 0, 0] },
+        { NbtFormat.Java, new NbtString("\U0001F600"), [0, 6, 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80] },
+        { NbtFormat.Bedrock, new NbtString("\U0001F600"), [4, 0, 0xF0, 0x9F, 0x98, 0x80] },
+        { NbtFormat.Java, new NbtIntArray([1]), [0, 0, 0, 1, 0, 0, 0, 1] },
+        { NbtFormat.BedrockNetwork, new NbtIntArray([1, -1]), [0x04, 0x02, 0x01] },
+        { NbtFormat.Java, new NbtLongArray([1]), [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1] },
+        { NbtFormat.Java, new NbtList(), [0, 0, 0, 0, 0] },
+        { NbtFormat.Java, new NbtList([new NbtByte(1)]), [1, 0, 0, 0, 1, 1] },
+        { NbtFormat.BedrockNetwork, new NbtList([new NbtByte(1)]), [1, 0x02, 1] },
+        { NbtFormat.Java, new NbtCompound { { "a", new NbtByte(1) } }, [1, 0, 1, (byte)'a', 1, 0] },
+    };
+
+    [Theory]
+    [MemberData(nameof(Golden))]
+    public void EveryTagInEveryFlavour_MatchesHandComputedBytes(NbtFormat format, NbtTag tag, byte[] payload)
+    {
+        // Java network roots are nameless: type byte, then the payload.
+        var bytes = new NbtDocument(null, tag).ToArray(new NbtWriterOptions { Format = format == NbtFormat.Java ? NbtFormat.JavaNetwork : format });
+        byte[] nameBytes = format switch { NbtFormat.Java => [], NbtFormat.BedrockNetwork => [0], _ => [0, 0] };
+        byte[] expected = [(byte)tag.Type, .. nameBytes, .. payload];
+        Assert.Equal(expected, bytes);
+        var read = NbtDocument.Read(bytes, new NbtReaderOptions { Format = format == NbtFormat.Java ? NbtFormat.JavaNetwork : format });
+        Assert.Equal(tag, read.Root);
+    }
+
+    [Fact]
+    public void JavaNetwork_HasANamelessRootOfAnyType()
+    {
+        var bytes = new NbtDocument(null, new NbtString("x")).ToArray(new NbtWriterOptions { Format = NbtFormat.JavaNetwork });
+        Assert.Equal(new byte[] { 8, 0, 1, (byte)'x' }, bytes);
+        var read = NbtDocument.Read(bytes, new NbtReaderOptions { Format = NbtFormat.JavaNetwork });
+        Assert.Null(read.Name);
+    }
+
+    [Fact]
+    public void ModifiedUtf8_StringsOver65535Bytes_AreRefusedOnWrite()
+    {
+        var document = new NbtDocument("", new NbtString(new string('\u0800', 21846)));
+        Assert.Throws<ArgumentException>(() => document.ToArray());
+        var justFits = new NbtDocument("", new NbtString(new string('\u0800', 21845)));
+        Assert.Equal(NbtTagType.String, NbtDocument.Read(justFits.ToArray()).Root.Type);
+    }
+
+    [Fact]
+    public void BedrockLevelDat_KeepsItsHeader()
+    {
+        var body = NbtSamples.HelloWorld().ToArray(new NbtWriterOptions { Format = NbtFormat.Bedrock });
+        byte[] levelDat = [10, 0, 0, 0, (byte)body.Length, 0, 0, 0, .. body];
+        var file = NbtFile.Read(levelDat);
+        Assert.Equal(NbtFormat.Bedrock, file.Format);
+        Assert.Equal(10, file.LevelDatVersion);
+        Assert.Equal(levelDat, file.ToArray());
+    }
+
+    [Fact]
+    public void ReusedBufferWriter_SeesNoAllocationPerSerialization()
+    {
+        var document = NbtSamples.BigTest();
+        var buffer = new ArrayBufferWriter<byte>(4096);
+        document.Write(buffer);
+        buffer.ResetWrittenCount();
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < 100; i++)
+        {
+            buffer.ResetWrittenCount();
+            document.Write(buffer);
+        }
+
+        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+    }
+
+    [Fact]
+    public void HeterogeneousLists_AreWrappedOnWriteAndUnwrappedOnRequest()
+    {
+        var mixed = NbtList.WithMixedTypes();
+        mixed.Add(new NbtInt(1));
+        mixed.Add(new NbtString("two"));
+        mixed.Add(new NbtCompound { { "x", new NbtByte(3) } });
+        var bytes = new NbtDocument("", new NbtCompound { { "l", mixed } }).ToArray();
+        var plain = (NbtCompound)NbtDocument.Read(bytes).Root;
+        Assert.Equal(NbtTagType.Compound, plain.Get<NbtList>("l").ElementType);
+        Assert.Equal(new NbtInt(1), ((NbtCompound)plain.Get<NbtList>("l")[0])[""]);
+
+        var unwrapped = (NbtCompound)NbtDocument.Read(bytes, new NbtReaderOptions { UnwrapHeterogeneousLists = true }).Root;
+        Assert.Equal([NbtTagType.Int, NbtTagType.String, NbtTagType.Compound], unwrapped.Get<NbtList>("l").Select(t => t.Type));
+    }
+}
