@@ -27,6 +27,18 @@ public class BinaryFormatTests
     }
 
     [Theory]
+    [InlineData(NbtFormat.Java, 1544)]
+    [InlineData(NbtFormat.JavaNetwork, 1537)]
+    [InlineData(NbtFormat.Bedrock, 1544)]
+    [InlineData(NbtFormat.BedrockNetwork, 1473)] // 1544 − 27 one-byte string lengths + 3 for the max int and long − 39 for small longs − 8 for varint lengths
+    public void BigTest_RoundTripsInEveryFlavour(NbtFormat format, int length)
+    {
+        var bytes = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Format = format });
+        Assert.Equal(length, bytes.Length);
+        Assert.Equal(NbtSamples.BigTest().Root, NbtDocument.Read(bytes, new NbtReaderOptions { Format = format }).Root);
+    }
+
+    [Theory]
     [InlineData(NbtCompression.Gzip)]
     [InlineData(NbtCompression.Zlib)]
     public void Compression_IsDetectedOnRead(NbtCompression compression)

@@ -15,11 +15,11 @@ internal ref struct NbtCursor
     private readonly NbtFormat _format;
     private int _position;
 
-    public NbtCursor(ReadOnlySpan<byte> data, NbtFormat format)
+    public NbtCursor(ReadOnlySpan<byte> data, NbtFormat format, int position = 0)
     {
         _data = data;
         _format = format;
-        _position = 0;
+        _position = position;
     }
 
     public readonly int Position => _position;
@@ -114,35 +114,12 @@ internal ref struct NbtCursor
 
     public string ReadString()
     {
-        var offset = _position;
-        int length = Varints ? (int)Math.Min(ReadVarUInt32(), int.MaxValue) : (ushort)ReadInt16();
-        if (length > Remaining)
-        {
-            NbtThrow.LengthBeyondInput(length, Remaining, offset);
-        }
-
-        var bytes = Take(length);
-        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
-        {
-            if (!ModifiedUtf8.TryDecode(bytes, out var text, out var error))
-            {
-                NbtThrow.BadString("Modified UTF-8", _position - length + error);
-            }
-
-            return text;
-        }
-
-        if (System.Text.Unicode.Utf8.IsValid(bytes))
-        {
-            return Encoding.UTF8.GetString(bytes);
-        }
-
-        NbtThrow.BadString("UTF-8", _position - length);
-        return string.Empty;
+        var bytes = ReadStringBytes();
+        return Decode(bytes, _position - bytes.Length);
     }
 
-    /// <summary>Skips a string without decoding it.</summary>
-    public void SkipString()
+    /// <summary>Reads a string's length and returns its raw bytes, undecoded.</summary>
+    public ReadOnlySpan<byte> ReadStringBytes()
     {
         var offset = _position;
         int length = Varints ? (int)Math.Min(ReadVarUInt32(), int.MaxValue) : (ushort)ReadInt16();
@@ -151,7 +128,28 @@ internal ref struct NbtCursor
             NbtThrow.LengthBeyondInput(length, Remaining, offset);
         }
 
-        _position += length;
+        return Take(length);
+    }
+
+    /// <summary>Decodes string bytes found at <paramref name="offset"/>: Modified UTF-8 for Java, UTF-8 for Bedrock.</summary>
+    public readonly string Decode(ReadOnlySpan<byte> bytes, int offset)
+    {
+        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
+        {
+            if (!ModifiedUtf8.TryDecode(bytes, out var text, out var error))
+            {
+                NbtThrow.BadString("Modified UTF-8", offset + error);
+            }
+
+            return text;
+        }
+
+        if (!System.Text.Unicode.Utf8.IsValid(bytes))
+        {
+            NbtThrow.BadString("UTF-8", offset);
+        }
+
+        return Encoding.UTF8.GetString(bytes);
     }
 
     public ReadOnlySpan<byte> Take(int count)

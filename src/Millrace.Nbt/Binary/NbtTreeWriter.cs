@@ -211,7 +211,12 @@ internal ref struct NbtTreeWriter
         _buffered += 8;
     }
 
-    private void WriteVarint(ulong value) => _buffered += Varint.Write(Reserve(10), value);
+    private void WriteVarint(ulong value)
+    {
+        // Reserve may hand the buffered bytes on and reset the count, so it must run before the count is read.
+        var span = Reserve(10);
+        _buffered += Varint.Write(span, value);
+    }
 
     private void WriteBytes(ReadOnlySpan<byte> bytes)
     {
@@ -257,6 +262,7 @@ internal ref struct NbtTreeWriter
             WriteInt16((short)(ushort)byteCount);
         }
 
-        _buffered += Encoding.UTF8.GetBytes(text, Reserve(byteCount));
+        var destination = Reserve(byteCount);
+        _buffered += Encoding.UTF8.GetBytes(text, destination);
     }
 }

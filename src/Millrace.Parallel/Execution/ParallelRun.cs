@@ -378,14 +378,17 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
 
         // The mode acts before the hook runs, so a fail-fast run has stopped taking items by the time anyone hears of the failure.
-        switch (_options.ErrorMode)
+        if (_options.ErrorMode == ErrorMode.FailFast)
         {
-            case ErrorMode.FailFast:
-                Fail(outcome.Exception!);
-                break;
-            case ErrorMode.CollectAndContinue:
-                LazyInitializer.EnsureInitialized(ref _failures).Enqueue(new ParallelItemFailure(outcome.Index, outcome.Exception!));
-                break;
+            // Not skipped: an ordered stream must not move past the failed item and deliver later results.
+            Fail(outcome.Exception!);
+            Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
+            return;
+        }
+
+        if (_options.ErrorMode == ErrorMode.CollectAndContinue)
+        {
+            LazyInitializer.EnsureInitialized(ref _failures).Enqueue(new ParallelItemFailure(outcome.Index, outcome.Exception!));
         }
 
         Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));

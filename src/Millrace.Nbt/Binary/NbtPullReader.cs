@@ -1,0 +1,358 @@
+using System.Buffers;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Binary;
+
+/// <summary>What the pull reader is positioned on.</summary>
+public enum NbtToken
+{
+    /// <summary>Nothing yet, or the end of the input.</summary>
+    None,
+
+    /// <summary>The start of a compound; its named tags follow.</summary>
+    StartCompound,
+
+    /// <summary>The end of a compound.</summary>
+    EndCompound,
+
+    /// <summary>The start of a list; <see cref="NbtPullReader.ListCount"/> elements follow.</summary>
+    StartList,
+
+    /// <summary>The end of a list.</summary>
+    EndList,
+
+    /// <summary>A number, string or array; read it with the <c>Get…</c> methods or move on.</summary>
+    Value,
+}
+
+/// <summary>
+/// A forward-only NBT reader over uncompressed bytes: token by token, with <see cref="Skip"/> to pass over a whole
+/// compound or list without reading it, so a few fields of a large file cost only the bytes on the way to them.
+/// Names can be compared without decoding them. It allocates one pooled stack of container frames, returned by
+/// <see cref="Dispose"/>. Malformed input raises <see cref="NbtFormatException"/> at the offending byte.
+/// </summary>
+public ref struct NbtPullReader
+{
+    private readonly ReadOnlySpan<byte> _data;
+    private readonly int _maxDepth;
+    private NbtCursor _cursor;
+    private Frame[] _stack;
+    private int _depth;
+    private bool _started;
+    private int _payloadStart;
+    private int _nameStart;
+    private int _nameLength;
+
+    /// <summary>Initializes a reader.</summary>
+    /// <param name="data">Uncompressed NBT of one flavour.</param>
+    /// <param name="format">The flavour.</param>
+    /// <param name="maxDepth">The deepest nesting allowed.</param>
+    public NbtPullReader(ReadOnlySpan<byte> data, NbtFormat format = NbtFormat.Java, int maxDepth = NbtReaderOptions.DefaultMaxDepth)
+    {
+        _data = data;
+        _maxDepth = maxDepth;
+        _cursor = new NbtCursor(data, format);
+        _stack = ArrayPool<Frame>.Shared.Rent(16);
+        _nameStart = -1;
+    }
+
+    /// <summary>Gets the current token.</summary>
+    public NbtToken Token { get; private set; }
+
+    /// <summary>Gets the tag type of the current token (<see cref="NbtTagType.End"/> for end tokens).</summary>
+    public NbtTagType TagType { get; private set; }
+
+    /// <summary>Gets the number of open containers around the current token (the root's start is at depth 1).</summary>
+    public readonly int Depth => _depth;
+
+    /// <summary>Gets the element count of the list just started.</summary>
+    public int ListCount { get; private set; }
+
+    /// <summary>Gets the byte offset where the current token's payload starts.</summary>
+    public readonly int BytesConsumed => _cursor.Position;
+
+    /// <summary>Gets a value indicating whether the current token has a name (it is a named tag of a compound, or the root).</summary>
+    public readonly bool HasName => _nameStart >= 0;
+
+    /// <summary>Gets the raw name bytes (Modified UTF-8 or UTF-8, by flavour), without decoding.</summary>
+    public readonly ReadOnlySpan<byte> NameBytes => _nameStart >= 0 ? _data.Slice(_nameStart, _nameLength) : default;
+
+    /// <summary>Compares the current name with <paramref name="utf8"/> byte for byte (exact for names without U+0000 or characters outside the BMP).</summary>
+    /// <param name="utf8">The name, as UTF-8.</param>
+    /// <returns><see langword="true"/> when they are equal.</returns>
+    public readonly bool NameEquals(ReadOnlySpan<byte> utf8) => _nameStart >= 0 && NameBytes.SequenceEqual(utf8);
+
+    /// <summary>Decodes the current name.</summary>
+    /// <returns>The name, or <see langword="null"/> when the token has none.</returns>
+    public readonly string? GetName()
+    {
+        if (_nameStart < 0)
+        {
+            return null;
+        }
+
+        return _cursor.Decode(NameBytes, _nameStart);
+    }
+
+    /// <summary>Moves to the next token.</summary>
+    /// <returns><see langword="false"/> at the end of the input.</returns>
+    public bool Read()
+    {
+        if (Token == NbtToken.Value)
+        {
+            SkipPayload(TagType);
+        }
+
+        _nameStart = -1;
+        if (!_started)
+        {
+            _started = true;
+            var type = _cursor.ReadTagType();
+            if (type == NbtTagType.End)
+            {
+                NbtThrow.RootIsEnd(0);
+            }
+
+            if (_cursor.Format != NbtFormat.JavaNetwork)
+            {
+                ReadName();
+            }
+
+            Begin(type);
+            return true;
+        }
+
+        if (_depth == 0)
+        {
+            Token = NbtToken.None;
+            return false;
+        }
+
+        ref var frame = ref _stack[_depth - 1];
+        if (frame.IsList)
+        {
+            if (frame.Remaining == 0)
+            {
+                End(NbtToken.EndList);
+                return true;
+            }
+
+            frame.Remaining--;
+            Begin(frame.ElementType);
+            return true;
+        }
+
+        var tagType = _cursor.ReadTagType();
+        if (tagType == NbtTagType.End)
+        {
+            End(NbtToken.EndCompound);
+            return true;
+        }
+
+        ReadName();
+        Begin(tagType);
+        return true;
+    }
+
+    /// <summary>Skips the current compound or list to its end token (lists of fixed-size numbers in one jump); on any other token, does nothing.</summary>
+    public void Skip()
+    {
+        if (Token is not (NbtToken.StartCompound or NbtToken.StartList))
+        {
+            return;
+        }
+
+        var target = _depth - 1;
+        ref var frame = ref _stack[_depth - 1];
+        if (frame.IsList && FixedSize(frame.ElementType) is > 0 and var size)
+        {
+            _cursor.Take(checked(frame.Remaining * size));
+            frame.Remaining = 0;
+        }
+
+        while (_depth > target)
+        {
+            Read();
+            if (Token is NbtToken.StartCompound or NbtToken.StartList && _depth - 1 > target)
+            {
+                Skip();
+            }
+        }
+    }
+
+    /// <summary>Gets the current value as a byte.</summary>
+    /// <returns>The value.</returns>
+    public readonly sbyte GetByte() => (sbyte)ValueCursor(NbtTagType.Byte).ReadByte();
+
+    /// <summary>Gets the current value as a short.</summary>
+    /// <returns>The value.</returns>
+    public readonly short GetShort() => ValueCursor(NbtTagType.Short).ReadInt16();
+
+    /// <summary>Gets the current value as an int.</summary>
+    /// <returns>The value.</returns>
+    public readonly int GetInt() => ValueCursor(NbtTagType.Int).ReadInt32();
+
+    /// <summary>Gets the current value as a long.</summary>
+    /// <returns>The value.</returns>
+    public readonly long GetLong() => ValueCursor(NbtTagType.Long).ReadInt64();
+
+    /// <summary>Gets the current value as a float.</summary>
+    /// <returns>The value.</returns>
+    public readonly float GetFloat() => ValueCursor(NbtTagType.Float).ReadSingle();
+
+    /// <summary>Gets the current value as a double.</summary>
+    /// <returns>The value.</returns>
+    public readonly double GetDouble() => ValueCursor(NbtTagType.Double).ReadDouble();
+
+    /// <summary>Gets the current value as a string.</summary>
+    /// <returns>The value.</returns>
+    public readonly string GetString() => ValueCursor(NbtTagType.String).ReadString();
+
+    /// <summary>Gets the bytes of the current byte array without copying.</summary>
+    /// <returns>The bytes.</returns>
+    public readonly ReadOnlySpan<byte> GetByteArray()
+    {
+        var cursor = ValueCursor(NbtTagType.ByteArray);
+        return cursor.Take(cursor.ReadLength(1));
+    }
+
+    /// <summary>Returns the pooled frame stack.</summary>
+    public void Dispose()
+    {
+        if (_stack.Length > 0)
+        {
+            ArrayPool<Frame>.Shared.Return(_stack);
+            _stack = [];
+        }
+    }
+
+    private readonly NbtCursor ValueCursor(NbtTagType expected)
+    {
+        if (Token != NbtToken.Value || TagType != expected)
+        {
+            throw new InvalidOperationException($"The reader is on a {Token} of type {TagType}, not a {expected} value.");
+        }
+
+        return new NbtCursor(_data, _cursor.Format, _payloadStart);
+    }
+
+    private void ReadName()
+    {
+        var name = _cursor.ReadStringBytes();
+        _nameLength = name.Length;
+        _nameStart = _cursor.Position - name.Length;
+    }
+
+    private void Begin(NbtTagType type)
+    {
+        TagType = type;
+        switch (type)
+        {
+            case NbtTagType.Compound:
+                Push(new Frame(false, NbtTagType.End, 0));
+                Token = NbtToken.StartCompound;
+                break;
+            case NbtTagType.List:
+                var elementType = _cursor.ReadTagType();
+                var offset = _cursor.Position;
+                var count = _cursor.ReadLength(elementType == NbtTagType.End ? 0 : _cursor.MinimumSize(elementType));
+                if (elementType == NbtTagType.End && count > 0)
+                {
+                    NbtThrow.EndListWithElements(count, offset);
+                }
+
+                Push(new Frame(true, elementType, count));
+                ListCount = count;
+                Token = NbtToken.StartList;
+                break;
+            default:
+                _payloadStart = _cursor.Position;
+                Token = NbtToken.Value;
+                break;
+        }
+    }
+
+    private void End(NbtToken token)
+    {
+        _depth--;
+        Token = token;
+        TagType = NbtTagType.End;
+    }
+
+    private void Push(Frame frame)
+    {
+        if (_depth == _maxDepth)
+        {
+            NbtThrow.TooDeep(_maxDepth, _cursor.Position);
+        }
+
+        if (_depth == _stack.Length)
+        {
+            var larger = ArrayPool<Frame>.Shared.Rent(_stack.Length * 2);
+            _stack.AsSpan().CopyTo(larger);
+            ArrayPool<Frame>.Shared.Return(_stack);
+            _stack = larger;
+        }
+
+        _stack[_depth++] = frame;
+    }
+
+    private void SkipPayload(NbtTagType type)
+    {
+        switch (type)
+        {
+            case NbtTagType.Byte:
+                _cursor.Take(1);
+                break;
+            case NbtTagType.Short:
+                _cursor.Take(2);
+                break;
+            case NbtTagType.Int:
+                _cursor.ReadInt32();
+                break;
+            case NbtTagType.Long:
+                _cursor.ReadInt64();
+                break;
+            case NbtTagType.Float:
+                _cursor.Take(4);
+                break;
+            case NbtTagType.Double:
+                _cursor.Take(8);
+                break;
+            case NbtTagType.ByteArray:
+                _cursor.Take(_cursor.ReadLength(1));
+                break;
+            case NbtTagType.String:
+                _cursor.ReadStringBytes();
+                break;
+            default:
+                var elementType = type == NbtTagType.IntArray ? NbtTagType.Int : NbtTagType.Long;
+                var length = _cursor.ReadLength(_cursor.MinimumSize(elementType));
+                if (FixedSize(elementType) is > 0 and var size)
+                {
+                    _cursor.Take(length * size);
+                    break;
+                }
+
+                for (var i = 0; i < length; i++)
+                {
+                    SkipPayload(elementType);
+                }
+
+                break;
+        }
+    }
+
+    private readonly int FixedSize(NbtTagType type) => type switch
+    {
+        NbtTagType.Byte => 1,
+        NbtTagType.Short => 2,
+        NbtTagType.Float => 4,
+        NbtTagType.Double => 8,
+        NbtTagType.Int when _cursor.Format != NbtFormat.BedrockNetwork => 4,
+        NbtTagType.Long when _cursor.Format != NbtFormat.BedrockNetwork => 8,
+        _ => 0,
+    };
+
+    private record struct Frame(bool IsList, NbtTagType ElementType, int Remaining);
+}
