@@ -1,0 +1,98 @@
+using System.IO.Compression;
+
+namespace Millrace.Cli.Tests;
+
+public sealed class NbtCommandsTests : IDisposable
+{
+    private readonly DirectoryInfo _temp = Directory.CreateTempSubdirectory("millrace-nbt-cli-");
+
+    public void Dispose() => _temp.Delete(recursive: true);
+
+    private string Temp(string name) => Path.Combine(_temp.FullName, name);
+
+    [Fact]
+    public async Task Show_PrintsPrettySnbtOfAGzippedFile()
+    {
+        var run = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"));
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.StartsWith("{\n    longTest: 9223372036854775807L,\n    shortTest: 32767s,", run.Output, StringComparison.Ordinal);
+        Assert.Empty(run.Error);
+    }
+
+    [Fact]
+    public async Task Show_WithPath_PrintsOneTag()
+    {
+        var run = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "nested compound test.egg.name");
+        Assert.Equal("\"Eggbert\"\n", run.Output);
+        var list = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "listTest (compound).1.name");
+        Assert.Equal("\"Compound tag #1\"\n", list.Output);
+        var missing = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "nope");
+        Assert.Equal(ExitCodes.BadInput, missing.ExitCode);
+    }
+
+    [Fact]
+    public async Task Convert_SameFlavourWithoutCompression_GivesTheUncompressedInputBytes()
+    {
+        var output = Temp("bigtest.raw.nbt");
+        var run = await CliRun.Invoke("nbt", "convert", CliRun.Sample("bigtest.nbt"), output, "--compression", "none");
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        await using var gzip = new GZipStream(File.OpenRead(CliRun.Sample("bigtest.nbt")), CompressionMode.Decompress);
+        using var expected = new MemoryStream();
+        await gzip.CopyToAsync(expected);
+        Assert.Equal(expected.ToArray(), await File.ReadAllBytesAsync(output));
+    }
+
+    [Fact]
+    public async Task Convert_ThroughEveryFlavourAndSnbt_ComesBackTheSame()
+    {
+        var current = CliRun.Sample("hello_world.nbt");
+        var step = 0;
+        foreach (var flavour in new[] { "bedrock", "bedrock-network", "java-network", "snbt", "java" })
+        {
+            var next = Temp($"step{step++}.{(flavour == "snbt" ? "snbt" : "nbt")}");
+            var run = await CliRun.Invoke("nbt", "convert", current, next, "--to", flavour);
+            Assert.True(run.ExitCode == ExitCodes.Success, run.Error);
+            current = next;
+        }
+
+        var shown = await CliRun.Invoke("nbt", "show", current);
+        Assert.Equal("{\n    name: \"Bananrama\"\n}\n", shown.Output);
+    }
+
+    [Fact]
+    public async Task BadInput_ExitsOneWithOffsetAndPath()
+    {
+        var bytes = await File.ReadAllBytesAsync(CliRun.Sample("hello_world.nbt"));
+        bytes[21] = 0x7F; // the high byte of the length of "Bananrama"
+        var path = Temp("bad.nbt");
+        await File.WriteAllBytesAsync(path, bytes);
+        var run = await CliRun.Invoke("nbt", "show", path, "--from", "java");
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("nbt.format", run.Error, StringComparison.Ordinal);
+        Assert.Contains("byte offset 21", run.Error, StringComparison.Ordinal);
+        Assert.Contains("path hello world.name", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Region_PutListGetDelete()
+    {
+        var region = Temp("r.0.0.mca");
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("nbt", "region", "put", region, "3", "4", CliRun.Sample("bigtest.nbt"))).ExitCode);
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("nbt", "region", "put", region, "0", "0", CliRun.Sample("hello_world.nbt"), "--compression", "none")).ExitCode);
+
+        var list = await CliRun.Invoke("nbt", "region", "list", region);
+        var lines = list.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, lines.Length);
+        Assert.StartsWith("0 0 none ", lines[0], StringComparison.Ordinal);
+        Assert.StartsWith("3 4 zlib ", lines[1], StringComparison.Ordinal);
+
+        var get = await CliRun.Invoke("nbt", "region", "get", region, "0", "0");
+        Assert.Equal("{\n    name: \"Bananrama\"\n}\n", get.Output);
+
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("nbt", "region", "delete", region, "3", "4")).ExitCode);
+        Assert.Single((await CliRun.Invoke("nbt", "region", "list", region)).Output.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal(ExitCodes.BadInput, (await CliRun.Invoke("nbt", "region", "get", region, "3", "4")).ExitCode);
+        Assert.Equal(ExitCodes.Usage, (await CliRun.Invoke("nbt", "region", "get", region, "32", "0")).ExitCode);
+    }
+}
