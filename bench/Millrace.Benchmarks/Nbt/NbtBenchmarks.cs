@@ -1,0 +1,82 @@
+using System.Buffers;
+using BenchmarkDotNet.Attributes;
+using Millrace.Nbt;
+using Millrace.Nbt.Binary;
+
+namespace Millrace.Benchmarks.Nbt;
+
+/// <summary>
+/// The NBT seed's rows (deserialize, serialize and round trip of simple, complex, deeply nested and large-array
+/// tags) plus bigtest.nbt, a 3 KB player file and an 18 KB item list. Serialization writes into a reused buffer
+/// writer; reads build a tree from uncompressed bytes. fNbt and SharpNBT, the peers, are not served by the
+/// registry mirror (docs/dependencies.md), so their rows cannot run.
+/// </summary>
+[MemoryDiagnoser]
+public class NbtBenchmarks
+{
+    private readonly ArrayBufferWriter<byte> _output = new(64 * 1024);
+    private NbtDocument _document = null!;
+    private byte[] _bytes = [];
+
+    [Params("simple", "complex", "deep", "large-array", "bigtest", "player", "items")]
+    public string Shape { get; set; } = "simple";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        _document = NbtBenchmarkData.Create(Shape);
+        _bytes = _document.ToArray();
+        if (!NbtDocument.Read(_bytes).Equals(_document))
+        {
+            throw new InvalidOperationException("The round trip disagrees with the data.");
+        }
+
+        Console.WriteLine($"// {Shape}: {_bytes.Length} bytes, retained tree {RetainedBytes()} bytes");
+    }
+
+    [Benchmark(Description = "Deserialize (tree)")]
+    public NbtDocument Deserialize() => NbtDocument.Read(_bytes);
+
+    [Benchmark(Description = "Serialize (reused writer)")]
+    public int Serialize()
+    {
+        _output.ResetWrittenCount();
+        _document.Write(_output);
+        return _output.WrittenCount;
+    }
+
+    [Benchmark(Description = "Round trip")]
+    public int RoundTrip()
+    {
+        _output.ResetWrittenCount();
+        NbtDocument.Read(_bytes).Write(_output);
+        return _output.WrittenCount;
+    }
+
+    [Benchmark(Description = "Pull reader skim (Read + Skip)")]
+    public int Skim()
+    {
+        using var reader = new NbtPullReader(_bytes);
+        var tokens = 0;
+        reader.Read();
+        while (reader.Read() && reader.Depth > 0)
+        {
+            reader.Skip();
+            tokens++;
+        }
+
+        return tokens;
+    }
+
+    private long RetainedBytes()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        var before = GC.GetTotalMemory(forceFullCollection: true);
+        var tree = NbtDocument.Read(_bytes);
+        var after = GC.GetTotalMemory(forceFullCollection: true);
+        GC.KeepAlive(tree);
+        return after - before;
+    }
+}
