@@ -129,12 +129,12 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
         options ??= NbtWriterOptions.Default;
         if (options.Compression == NbtCompression.None)
         {
-            new NbtTreeWriter(output, options.Format).WriteDocument(Name, Root);
+            new NbtWriter(output, options.Format).WriteDocument(Name, Root);
             return;
         }
 
         using var raw = new PooledBufferWriter();
-        new NbtTreeWriter(raw, options.Format).WriteDocument(Name, Root);
+        new NbtWriter(raw, options.Format).WriteDocument(Name, Root);
         NbtCompressionDetector.Compress(raw.WrittenSpan, options.Compression, output);
     }
 

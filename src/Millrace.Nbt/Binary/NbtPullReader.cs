@@ -68,6 +68,9 @@ public ref struct NbtPullReader
     /// <summary>Gets the element count of the list just started.</summary>
     public int ListCount { get; private set; }
 
+    /// <summary>Gets the element type of the list just started.</summary>
+    public NbtTagType ListElementType { get; private set; }
+
     /// <summary>Gets the byte offset where the current token's payload starts.</summary>
     public readonly int BytesConsumed => _cursor.Position;
 
@@ -216,6 +219,26 @@ public ref struct NbtPullReader
         return cursor.Take(cursor.ReadLength(1));
     }
 
+    /// <summary>Gets the current int array.</summary>
+    /// <returns>A new array of its values.</returns>
+    public readonly int[] GetIntArray()
+    {
+        var cursor = ValueCursor(NbtTagType.IntArray);
+        var values = new int[cursor.ReadLength(cursor.MinimumSize(NbtTagType.Int))];
+        cursor.ReadInt32s(values);
+        return values;
+    }
+
+    /// <summary>Gets the current long array.</summary>
+    /// <returns>A new array of its values.</returns>
+    public readonly long[] GetLongArray()
+    {
+        var cursor = ValueCursor(NbtTagType.LongArray);
+        var values = new long[cursor.ReadLength(cursor.MinimumSize(NbtTagType.Long))];
+        cursor.ReadInt64s(values);
+        return values;
+    }
+
     /// <summary>Returns the pooled frame stack.</summary>
     public void Dispose()
     {
@@ -263,6 +286,7 @@ public ref struct NbtPullReader
 
                 Push(new Frame(true, elementType, count));
                 ListCount = count;
+                ListElementType = elementType;
                 Token = NbtToken.StartList;
                 break;
             default:

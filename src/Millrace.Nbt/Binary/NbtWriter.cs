@@ -1,0 +1,429 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Text;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Binary;
+
+/// <summary>
+/// Writes NBT of one flavour straight into an <see cref="IBufferWriter{T}"/>, tag by tag or whole trees: it asks
+/// for a span, fills it, and advances only when the span runs out or on <see cref="Flush"/>, so a reused buffer
+/// writer sees no allocation. Named writes (a non-null name) write a tag header, as inside a compound or for the
+/// root (nameless in the Java network flavour); unnamed writes write list elements.
+/// </summary>
+public ref struct NbtWriter
+{
+    private const int MinimumChunk = 256;
+
+    private readonly IBufferWriter<byte> _output;
+    private readonly NbtFormat _format;
+    private Span<byte> _span;
+    private int _buffered;
+
+    private bool _rootWritten;
+
+    /// <summary>Initializes a writer.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <param name="format">The flavour.</param>
+    public NbtWriter(IBufferWriter<byte> output, NbtFormat format = NbtFormat.Java)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        _output = output;
+        _format = format;
+        _span = output.GetSpan(MinimumChunk);
+        _buffered = 0;
+    }
+
+    private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
+
+    private readonly bool Varints => _format == NbtFormat.BedrockNetwork;
+
+    /// <summary>Writes a whole tree as the root and flushes.</summary>
+    /// <param name="name">The root's name (ignored in the Java network flavour).</param>
+    /// <param name="root">The root tag.</param>
+    public void WriteDocument(string? name, NbtTag root)
+    {
+        ArgumentNullException.ThrowIfNull(root);
+        WriteTag(name ?? string.Empty, root);
+        Flush();
+    }
+
+    /// <summary>Writes a tag and everything under it.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="tag">The tag.</param>
+    public void WriteTag(string? name, NbtTag tag)
+    {
+        ArgumentNullException.ThrowIfNull(tag);
+        Header(name, tag.Type);
+        PutPayload(tag);
+    }
+
+    /// <summary>Writes a byte tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteByte(string? name, sbyte value)
+    {
+        Header(name, NbtTagType.Byte);
+        PutByte((byte)value);
+    }
+
+    /// <summary>Writes a short tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteShort(string? name, short value)
+    {
+        Header(name, NbtTagType.Short);
+        PutInt16(value);
+    }
+
+    /// <summary>Writes an int tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteInt(string? name, int value)
+    {
+        Header(name, NbtTagType.Int);
+        PutInt32(value);
+    }
+
+    /// <summary>Writes a long tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteLong(string? name, long value)
+    {
+        Header(name, NbtTagType.Long);
+        PutInt64(value);
+    }
+
+    /// <summary>Writes a float tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteFloat(string? name, float value)
+    {
+        Header(name, NbtTagType.Float);
+        PutFixed32(BitConverter.SingleToInt32Bits(value));
+    }
+
+    /// <summary>Writes a double tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteDouble(string? name, double value)
+    {
+        Header(name, NbtTagType.Double);
+        PutFixed64(BitConverter.DoubleToInt64Bits(value));
+    }
+
+    /// <summary>Writes a string tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The value.</param>
+    public void WriteString(string? name, string value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        Header(name, NbtTagType.String);
+        PutString(value);
+    }
+
+    /// <summary>Writes a byte array tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The bytes.</param>
+    public void WriteByteArray(string? name, ReadOnlySpan<byte> value)
+    {
+        Header(name, NbtTagType.ByteArray);
+        PutInt32(value.Length);
+        PutBytes(value);
+    }
+
+    /// <summary>Writes an int array tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The values.</param>
+    public void WriteIntArray(string? name, ReadOnlySpan<int> value)
+    {
+        Header(name, NbtTagType.IntArray);
+        PutInt32(value.Length);
+        foreach (var element in value)
+        {
+            PutInt32(element);
+        }
+    }
+
+    /// <summary>Writes a long array tag.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="value">The values.</param>
+    public void WriteLongArray(string? name, ReadOnlySpan<long> value)
+    {
+        Header(name, NbtTagType.LongArray);
+        PutInt32(value.Length);
+        foreach (var element in value)
+        {
+            PutInt64(element);
+        }
+    }
+
+    /// <summary>Starts a compound; write its named tags, then <see cref="WriteEndCompound"/>.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    public void WriteStartCompound(string? name)
+    {
+        Header(name, NbtTagType.Compound);
+    }
+
+    /// <summary>Ends the innermost compound.</summary>
+    public void WriteEndCompound() => PutByte((byte)NbtTagType.End);
+
+    /// <summary>Starts a list; write exactly <paramref name="count"/> unnamed elements of <paramref name="elementType"/> after it.</summary>
+    /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
+    /// <param name="elementType">The elements' type (<see cref="NbtTagType.End"/> for an empty list).</param>
+    /// <param name="count">The number of elements.</param>
+    public void WriteStartList(string? name, NbtTagType elementType, int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        Header(name, NbtTagType.List);
+        PutByte((byte)(count == 0 ? NbtTagType.End : elementType));
+        PutInt32(count);
+    }
+
+    /// <summary>Hands the buffered bytes to the buffer writer.</summary>
+    public void Flush()
+    {
+        _output.Advance(_buffered);
+        _buffered = 0;
+        _span = default;
+    }
+
+    private void Header(string? name, NbtTagType type)
+    {
+        if (name is null)
+        {
+            return;
+        }
+
+        PutByte((byte)type);
+        if (_rootWritten || _format != NbtFormat.JavaNetwork)
+        {
+            PutString(name);
+        }
+
+        _rootWritten = true;
+    }
+
+    private void PutPayload(NbtTag tag)
+    {
+        switch (tag)
+        {
+            case NbtByte value:
+                PutByte((byte)value.Value);
+                break;
+            case NbtShort value:
+                PutInt16(value.Value);
+                break;
+            case NbtInt value:
+                PutInt32(value.Value);
+                break;
+            case NbtLong value:
+                PutInt64(value.Value);
+                break;
+            case NbtFloat value:
+                PutFixed32(BitConverter.SingleToInt32Bits(value.Value));
+                break;
+            case NbtDouble value:
+                PutFixed64(BitConverter.DoubleToInt64Bits(value.Value));
+                break;
+            case NbtByteArray value:
+                PutInt32(value.Value.Length);
+                PutBytes(value.Value);
+                break;
+            case NbtString value:
+                PutString(value.Value);
+                break;
+            case NbtIntArray value:
+                PutInt32(value.Value.Length);
+                foreach (var element in value.Value)
+                {
+                    PutInt32(element);
+                }
+
+                break;
+            case NbtLongArray value:
+                PutInt32(value.Value.Length);
+                foreach (var element in value.Value)
+                {
+                    PutInt64(element);
+                }
+
+                break;
+            case NbtList list:
+                PutList(list);
+                break;
+            case NbtCompound compound:
+                foreach (var (name, child) in compound)
+                {
+                    PutByte((byte)child.Type);
+                    PutString(name);
+                    PutPayload(child);
+                }
+
+                PutByte((byte)NbtTagType.End);
+                break;
+        }
+    }
+
+    private void PutList(NbtList list)
+    {
+        if (HeterogeneousLists.NeedsWrapping(list))
+        {
+            PutByte((byte)NbtTagType.Compound);
+            PutInt32(list.Count);
+            foreach (var element in list)
+            {
+                PutPayload(HeterogeneousLists.Wrap(element));
+            }
+
+            return;
+        }
+
+        PutByte((byte)(list.Count == 0 ? NbtTagType.End : list.ElementType));
+        PutInt32(list.Count);
+        foreach (var element in list)
+        {
+            PutPayload(element);
+        }
+    }
+
+    private Span<byte> Reserve(int count)
+    {
+        if (_span.Length - _buffered < count)
+        {
+            _output.Advance(_buffered);
+            _buffered = 0;
+            _span = _output.GetSpan(Math.Max(count, MinimumChunk));
+        }
+
+        return _span.Slice(_buffered, count);
+    }
+
+    private void PutByte(byte value)
+    {
+        Reserve(1)[0] = value;
+        _buffered++;
+    }
+
+    private void PutInt16(short value)
+    {
+        var span = Reserve(2);
+        if (LittleEndian)
+        {
+            BinaryPrimitives.WriteInt16LittleEndian(span, value);
+        }
+        else
+        {
+            BinaryPrimitives.WriteInt16BigEndian(span, value);
+        }
+
+        _buffered += 2;
+    }
+
+    private void PutInt32(int value)
+    {
+        if (Varints)
+        {
+            PutVarint(ZigZag.Encode(value));
+            return;
+        }
+
+        PutFixed32(value);
+    }
+
+    private void PutInt64(long value)
+    {
+        if (Varints)
+        {
+            PutVarint(ZigZag.Encode(value));
+            return;
+        }
+
+        PutFixed64(value);
+    }
+
+    private void PutFixed32(int value)
+    {
+        var span = Reserve(4);
+        if (LittleEndian)
+        {
+            BinaryPrimitives.WriteInt32LittleEndian(span, value);
+        }
+        else
+        {
+            BinaryPrimitives.WriteInt32BigEndian(span, value);
+        }
+
+        _buffered += 4;
+    }
+
+    private void PutFixed64(long value)
+    {
+        var span = Reserve(8);
+        if (LittleEndian)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(span, value);
+        }
+        else
+        {
+            BinaryPrimitives.WriteInt64BigEndian(span, value);
+        }
+
+        _buffered += 8;
+    }
+
+    private void PutVarint(ulong value)
+    {
+        // Reserve may hand the buffered bytes on and reset the count, so it must run before the count is read.
+        var span = Reserve(10);
+        _buffered += Varint.Write(span, value);
+    }
+
+    private void PutBytes(ReadOnlySpan<byte> bytes)
+    {
+        // Large arrays go through in chunks, so the writer is never asked for one huge span.
+        while (!bytes.IsEmpty)
+        {
+            var chunk = Math.Min(bytes.Length, 4096);
+            bytes[..chunk].CopyTo(Reserve(chunk));
+            _buffered += chunk;
+            bytes = bytes[chunk..];
+        }
+    }
+
+    private void PutString(string text)
+    {
+        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
+        {
+            var length = ModifiedUtf8.GetByteCount(text);
+            if (length > ModifiedUtf8.MaxByteCount)
+            {
+                throw new ArgumentException($"A string of {length} Modified UTF-8 bytes exceeds the format's limit of {ModifiedUtf8.MaxByteCount}.", nameof(text));
+            }
+
+            PutInt16((short)(ushort)length);
+            var span = Reserve(length);
+            ModifiedUtf8.Encode(text, span);
+            _buffered += length;
+            return;
+        }
+
+        var byteCount = Encoding.UTF8.GetByteCount(text);
+        if (Varints)
+        {
+            PutVarint((uint)byteCount);
+        }
+        else
+        {
+            if (byteCount > ushort.MaxValue)
+            {
+                throw new ArgumentException($"A string of {byteCount} UTF-8 bytes exceeds the format's limit of {ushort.MaxValue}.", nameof(text));
+            }
+
+            PutInt16((short)(ushort)byteCount);
+        }
+
+        var destination = Reserve(byteCount);
+        _buffered += Encoding.UTF8.GetBytes(text, destination);
+    }
+}

@@ -1,0 +1,93 @@
+using System.Buffers;
+using System.Globalization;
+using Millrace.Nbt.Binary;
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Serialization;
+
+/// <summary>Reads and writes <see cref="NbtSerializableAttribute"/> types without building a tree.</summary>
+public static class NbtSerializer
+{
+    /// <summary>Reads a <typeparamref name="T"/> from NBT whose root is a compound, compressed or not.</summary>
+    /// <typeparam name="T">An <see cref="NbtSerializableAttribute"/> type.</typeparam>
+    /// <param name="data">The bytes.</param>
+    /// <param name="options">The flavour and limits.</param>
+    /// <returns>The instance.</returns>
+    /// <exception cref="NbtFormatException">The input is malformed or does not fit <typeparamref name="T"/>.</exception>
+    public static T Deserialize<T>(ReadOnlySpan<byte> data, NbtReaderOptions? options = null)
+        where T : INbtSerializable<T>
+    {
+        options ??= NbtReaderOptions.Default;
+        var compression = NbtCompressionDetector.Detect(data);
+        if (compression == NbtCompression.None)
+        {
+            return ReadRoot<T>(data, options);
+        }
+
+        using var payload = NbtCompressionDetector.Decompress(data, compression, options.MaxBytes);
+        return ReadRoot<T>(payload.WrittenSpan, options);
+    }
+
+    /// <summary>Writes <paramref name="value"/> as a root compound.</summary>
+    /// <typeparam name="T">An <see cref="NbtSerializableAttribute"/> type.</typeparam>
+    /// <param name="value">The instance.</param>
+    /// <param name="output">Where the bytes go; nothing is allocated when it is reused.</param>
+    /// <param name="rootName">The root's name.</param>
+    /// <param name="format">The flavour.</param>
+    public static void Serialize<T>(T value, IBufferWriter<byte> output, string rootName = "", NbtFormat format = NbtFormat.Java)
+        where T : INbtSerializable<T>
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        var writer = new NbtWriter(output, format);
+        writer.WriteStartCompound(rootName);
+        value.WriteNbtMembers(ref writer);
+        writer.WriteEndCompound();
+        writer.Flush();
+    }
+
+    /// <summary>Checks that the reader is on a value or container of <paramref name="expected"/>; used by generated code.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <param name="expected">The member's tag type.</param>
+    /// <param name="member">The member, for the error.</param>
+    /// <exception cref="NbtFormatException">The tag has another type.</exception>
+    public static void Expect(ref NbtPullReader reader, NbtTagType expected, string member)
+    {
+        if (reader.TagType != expected)
+        {
+            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The tag '{member}' is a {reader.TagType}; {expected} was expected."), reader.BytesConsumed);
+        }
+    }
+
+    /// <summary>Checks that a list holds <paramref name="expected"/> elements (an empty list may say End); used by generated code.</summary>
+    /// <param name="reader">The reader, on a list's start.</param>
+    /// <param name="expected">The element type.</param>
+    /// <param name="member">The member, for the error.</param>
+    /// <exception cref="NbtFormatException">The list holds another type.</exception>
+    public static void ExpectElements(ref NbtPullReader reader, NbtTagType expected, string member)
+    {
+        Expect(ref reader, NbtTagType.List, member);
+        if (reader.ListCount > 0 && reader.ListElementType != expected)
+        {
+            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The list '{member}' holds {reader.ListElementType} tags; {expected} was expected."), reader.BytesConsumed);
+        }
+    }
+
+    private static T ReadRoot<T>(ReadOnlySpan<byte> data, NbtReaderOptions options)
+        where T : INbtSerializable<T>
+    {
+        var reader = new NbtPullReader(data, options.Format, options.MaxDepth);
+        try
+        {
+            if (!reader.Read() || reader.Token != NbtToken.StartCompound)
+            {
+                throw new NbtFormatException("The root tag is not a compound.", 0);
+            }
+
+            return T.ReadNbt(ref reader);
+        }
+        finally
+        {
+            reader.Dispose();
+        }
+    }
+}
