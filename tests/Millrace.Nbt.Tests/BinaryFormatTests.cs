@@ -78,6 +78,22 @@ public class BinaryFormatTests
         { NbtFormat.Java, new NbtList([new NbtByte(1)]), [1, 0, 0, 0, 1, 1] },
         { NbtFormat.BedrockNetwork, new NbtList([new NbtByte(1)]), [1, 0x02, 1] },
         { NbtFormat.Java, new NbtCompound { { "a", new NbtByte(1) } }, [1, 0, 1, (byte)'a', 1, 0] },
+        { NbtFormat.Bedrock, new NbtByte(-2), [0xFE] },
+        { NbtFormat.BedrockNetwork, new NbtByte(-2), [0xFE] },
+        { NbtFormat.BedrockNetwork, new NbtShort(0x1234), [0x34, 0x12] },
+        { NbtFormat.Bedrock, new NbtLong(1), [1, 0, 0, 0, 0, 0, 0, 0] },
+        { NbtFormat.BedrockNetwork, new NbtLong(long.MinValue), [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01] },
+        { NbtFormat.Bedrock, new NbtFloat(1f), [0, 0, 0x80, 0x3F] },
+        { NbtFormat.Bedrock, new NbtDouble(1d), [0, 0, 0, 0, 0, 0, 0xF0, 0x3F] },
+        { NbtFormat.BedrockNetwork, new NbtDouble(-2d), [0, 0, 0, 0, 0, 0, 0, 0xC0] },
+        { NbtFormat.Bedrock, new NbtByteArray([1, 2]), [2, 0, 0, 0, 1, 2] },
+        { NbtFormat.Bedrock, new NbtIntArray([1]), [1, 0, 0, 0, 1, 0, 0, 0] },
+        { NbtFormat.Bedrock, new NbtLongArray([1]), [1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0] },
+        { NbtFormat.BedrockNetwork, new NbtLongArray([1, -1]), [0x04, 0x02, 0x01] },
+        { NbtFormat.Bedrock, new NbtList([new NbtShort(1)]), [2, 1, 0, 0, 0, 1, 0] },
+        { NbtFormat.BedrockNetwork, new NbtList(), [0, 0] },
+        { NbtFormat.Bedrock, new NbtCompound { { "a", new NbtByte(1) } }, [1, 1, 0, (byte)'a', 1, 0] },
+        { NbtFormat.BedrockNetwork, new NbtCompound { { "a", new NbtInt(1) } }, [3, 1, (byte)'a', 2, 0] },
     };
 
     [Theory]
