@@ -1,5 +1,3 @@
-using System.Globalization;
-
 namespace Millrace.Nbt;
 
 /// <summary>
@@ -8,7 +6,7 @@ namespace Millrace.Nbt;
 /// </summary>
 public sealed class NbtFormatException : FormatException
 {
-    private readonly List<string> _reversedPath = [];
+    private readonly ErrorPath _path = new();
 
     /// <summary>Initializes a new instance.</summary>
     /// <param name="reason">Why the input is malformed.</param>
@@ -49,31 +47,10 @@ public sealed class NbtFormatException : FormatException
     public long ByteOffset { get; }
 
     /// <summary>Gets the path of the tag being read, outermost first: names joined by dots, list indices in brackets.</summary>
-    public string Path
-    {
-        get
-        {
-            var path = new System.Text.StringBuilder();
-            for (var i = _reversedPath.Count - 1; i >= 0; i--)
-            {
-                var segment = _reversedPath[i];
-                if (path.Length > 0 && segment[0] != '[')
-                {
-                    path.Append('.');
-                }
-
-                path.Append(segment);
-            }
-
-            return path.ToString();
-        }
-    }
+    public string Path => _path.ToString();
 
     /// <inheritdoc />
-    public override string Message => Path.Length == 0
-        ? string.Create(CultureInfo.InvariantCulture, $"{Reason} (byte offset {ByteOffset})")
-        : string.Create(CultureInfo.InvariantCulture, $"{Reason} (byte offset {ByteOffset}, path {Path})");
+    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path);
 
-    /// <summary>Adds an enclosing path segment as the exception passes up through a container.</summary>
-    internal void Prepend(string segment) => _reversedPath.Add(segment);
+    internal void Prepend(string segment) => _path.Prepend(segment);
 }

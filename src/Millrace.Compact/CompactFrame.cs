@@ -1,0 +1,148 @@
+using System.Buffers;
+using System.Globalization;
+using System.IO.Compression;
+
+namespace Millrace.Compact;
+
+/// <summary>
+/// The frame around every payload: byte 0 the format version (1); byte 1 the flags (bits 0–1 the compression,
+/// bit 2 set for a collection); a varint type id; then the body, compressed as the flags say. A single record's
+/// body is its fields; a collection's body is a varint count and each record's fields, length-delimited.
+/// </summary>
+public static class CompactFrame
+{
+    /// <summary>The format version this library writes and reads.</summary>
+    public const byte Version = 1;
+
+    private const byte CollectionFlag = 0b100;
+
+    /// <summary>Writes a frame around <paramref name="body"/>, compressing it if asked and if that makes it smaller.</summary>
+    /// <param name="output">Where the frame goes.</param>
+    /// <param name="typeId">The type id from the registry.</param>
+    /// <param name="isCollection">Whether the body is a collection.</param>
+    /// <param name="body">The uncompressed body.</param>
+    /// <param name="compression">The compression wanted; <see cref="CompactCompression.Auto"/> keeps the smallest.</param>
+    /// <exception cref="NotSupportedException">zstd was asked for.</exception>
+    public static void Write(IBufferWriter<byte> output, int typeId, bool isCollection, ReadOnlySpan<byte> body, CompactCompression compression = CompactCompression.None)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentOutOfRangeException.ThrowIfNegative(typeId);
+        if (compression == CompactCompression.Zstd)
+        {
+            throw new NotSupportedException("zstd needs a zstd package (ZstdSharp.Port), and none restores from this registry mirror.");
+        }
+
+        var chosen = CompactCompression.None;
+        byte[]? compressed = null;
+        foreach (var candidate in compression == CompactCompression.Auto ? [CompactCompression.Deflate, CompactCompression.Brotli] : new[] { compression })
+        {
+            if (candidate == CompactCompression.None)
+            {
+                continue;
+            }
+
+            var bytes = Compress(body, candidate);
+            if (bytes.Length < (compressed?.Length ?? body.Length))
+            {
+                compressed = bytes;
+                chosen = candidate;
+            }
+        }
+
+        var header = output.GetSpan(2);
+        header[0] = Version;
+        header[1] = (byte)((int)chosen | (isCollection ? CollectionFlag : 0));
+        output.Advance(2);
+        output.Advance(Varint.Write(output.GetSpan(10), (ulong)typeId));
+        var payload = compressed ?? body;
+        payload.CopyTo(output.GetSpan(payload.Length));
+        output.Advance(payload.Length);
+    }
+
+    /// <summary>Reads a frame's header and returns its uncompressed body.</summary>
+    /// <param name="data">The frame.</param>
+    /// <param name="limits">The body size limit.</param>
+    /// <param name="typeId">The type id.</param>
+    /// <param name="isCollection">Whether the body is a collection.</param>
+    /// <param name="compression">The body's compression.</param>
+    /// <returns>The body, decompressed into a new array when it was compressed.</returns>
+    /// <exception cref="CompactFormatException">The frame is malformed.</exception>
+    public static ReadOnlyMemory<byte> Read(ReadOnlyMemory<byte> data, CompactLimits limits, out int typeId, out bool isCollection, out CompactCompression compression)
+    {
+        ArgumentNullException.ThrowIfNull(limits);
+        var span = data.Span;
+        if (span.Length < 3)
+        {
+            throw new CompactFormatException("A frame needs at least 3 bytes: version, flags and type id.", span.Length);
+        }
+
+        if (span[0] != Version)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {span[0]}; this reader knows version {Version}."), 0);
+        }
+
+        if ((span[1] & ~0b111) != 0)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{span[1]:X2}."), 1);
+        }
+
+        compression = (CompactCompression)(span[1] & 0b11);
+        isCollection = (span[1] & CollectionFlag) != 0;
+        var status = Varint.TryRead(span[2..], out uint id, out var used);
+        if (status != OperationStatus.Done || id > int.MaxValue)
+        {
+            throw new CompactFormatException("Malformed type id.", 2);
+        }
+
+        typeId = (int)id;
+        var body = data[(2 + used)..];
+        return compression switch
+        {
+            CompactCompression.None => body,
+            CompactCompression.Zstd => throw new CompactFormatException("The body is zstd-compressed, and no zstd package restores from this registry mirror.", 1),
+            _ => Decompress(body, compression, limits.MaxBodyLength, 2 + used),
+        };
+    }
+
+    private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression)
+    {
+        using var buffer = new MemoryStream();
+        using (Stream deflater = compression == CompactCompression.Brotli
+            ? new BrotliStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true)
+            : new ZLibStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true))
+        {
+            deflater.Write(body);
+        }
+
+        return buffer.ToArray();
+    }
+
+    private static byte[] Decompress(ReadOnlyMemory<byte> body, CompactCompression compression, int maxLength, int offset)
+    {
+        try
+        {
+            using var source = new MemoryStream(body.ToArray(), writable: false);
+            using Stream inflater = compression == CompactCompression.Brotli
+                ? new BrotliStream(source, CompressionMode.Decompress)
+                : new ZLibStream(source, CompressionMode.Decompress);
+            using var result = new MemoryStream();
+            var chunk = new byte[16 * 1024];
+            int read;
+            while ((read = inflater.Read(chunk)) > 0)
+            {
+                if (result.Length + read > maxLength)
+                {
+                    throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The decompressed body exceeds the limit of {maxLength} bytes."), offset);
+                }
+
+                result.Write(chunk, 0, read);
+            }
+
+            return result.ToArray();
+        }
+        catch (InvalidDataException exception)
+        {
+            throw new CompactFormatException($"The {compression} body is corrupt: {exception.Message}", exception);
+        }
+    }
+}

@@ -1,0 +1,439 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Text.Json;
+using Millrace.Compact.Schema;
+using Millrace.Compact.Wire;
+
+namespace Millrace.Compact;
+
+/// <summary>
+/// Encodes JSON to compact frames and decodes them back, driven by a runtime schema: for tools, and for any
+/// service that holds its schemas as data. A JSON object becomes a single-record frame; an array of objects
+/// becomes a collection frame, whose type header is written once for all records.
+/// </summary>
+public static class CompactJson
+{
+    /// <summary>Encodes a JSON object, or an array of objects, as a frame of <paramref name="typeName"/>.</summary>
+    /// <param name="schema">The schema set.</param>
+    /// <param name="typeName">The record type.</param>
+    /// <param name="json">The JSON value.</param>
+    /// <param name="compression">The body compression.</param>
+    /// <returns>The frame.</returns>
+    /// <exception cref="CompactFormatException">The JSON does not fit the schema; the path names the member.</exception>
+    /// <exception cref="KeyNotFoundException">The type is not registered.</exception>
+    public static byte[] Encode(CompactSchemaSet schema, string typeName, JsonElement json, CompactCompression compression = CompactCompression.None)
+    {
+        ArgumentNullException.ThrowIfNull(schema);
+        var type = schema[typeName];
+        using var body = new PooledBufferWriter();
+        var isCollection = json.ValueKind == JsonValueKind.Array;
+        if (isCollection)
+        {
+            var writer = new CompactWriter(body);
+            writer.WriteVarint((ulong)json.GetArrayLength());
+            var index = 0;
+            foreach (var record in json.EnumerateArray())
+            {
+                using var encoded = new PooledBufferWriter();
+                WithPath($"[{index++}]", () => EncodeRecord(encoded, type, record));
+                writer.WriteLengthDelimited(encoded.WrittenSpan);
+            }
+        }
+        else
+        {
+            EncodeRecord(body, type, json);
+        }
+
+        using var frame = new PooledBufferWriter();
+        CompactFrame.Write(frame, type.Id, isCollection, body.WrittenSpan, compression);
+        return frame.WrittenSpan.ToArray();
+    }
+
+    /// <summary>Decodes a frame to JSON.</summary>
+    /// <param name="schema">The schema set that knows the frame's type id.</param>
+    /// <param name="frame">The frame.</param>
+    /// <param name="output">Where the JSON goes: an object, or an array for a collection frame.</param>
+    /// <param name="limits">Depth, count, length and body limits.</param>
+    /// <exception cref="CompactFormatException">The frame is malformed, or does not fit the schema.</exception>
+    public static void Decode(CompactSchemaSet schema, ReadOnlyMemory<byte> frame, Utf8JsonWriter output, CompactLimits? limits = null)
+    {
+        ArgumentNullException.ThrowIfNull(schema);
+        ArgumentNullException.ThrowIfNull(output);
+        limits ??= CompactLimits.Default;
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _);
+        if (!schema.TryGetType(typeId, out var type))
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);
+        }
+
+        var reader = new CompactReader(body.Span);
+        if (!isCollection)
+        {
+            DecodeRecord(ref reader, type, output, limits, 0);
+            return;
+        }
+
+        var count = reader.ReadCount(limits.MaxCollectionCount, 1);
+        output.WriteStartArray();
+        for (var i = 0; i < count; i++)
+        {
+            var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+            try
+            {
+                DecodeRecord(ref record, type, output, limits, 0);
+            }
+            catch (CompactFormatException exception)
+            {
+                exception.Prepend(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
+                throw;
+            }
+        }
+
+        output.WriteEndArray();
+        if (!reader.End)
+        {
+            throw new CompactFormatException("Bytes follow the last record of the collection.", reader.Offset);
+        }
+    }
+
+    private static void EncodeRecord(IBufferWriter<byte> output, CompactType type, JsonElement json)
+    {
+        if (json.ValueKind != JsonValueKind.Object)
+        {
+            throw new CompactFormatException($"A {type.Name} must be a JSON object, not {json.ValueKind}.", 0);
+        }
+
+        var writer = new CompactWriter(output);
+        foreach (var property in json.EnumerateObject())
+        {
+            if (property.Value.ValueKind == JsonValueKind.Null)
+            {
+                continue;
+            }
+
+            if (!type.TryGetField(property.Name, out var field))
+            {
+                throw new CompactFormatException($"{type.Name} has no field named '{property.Name}'.", 0);
+            }
+
+            writer.WriteKey(field.Index, field.Type.WireType);
+            WithPath(field.Name, () => EncodeValue(output, field.Type, property.Value));
+        }
+    }
+
+    private static void EncodeValue(IBufferWriter<byte> output, CompactFieldType type, JsonElement value)
+    {
+        var writer = new CompactWriter(output);
+        try
+        {
+            switch (type.Kind)
+            {
+                case CompactFieldKind.Bool:
+                    writer.WriteVarint(value.GetBoolean() ? 1UL : 0UL);
+                    break;
+                case CompactFieldKind.Int32:
+                    writer.WriteSigned(value.GetInt32());
+                    break;
+                case CompactFieldKind.Int64:
+                    writer.WriteSigned(value.GetInt64());
+                    break;
+                case CompactFieldKind.UInt32:
+                    writer.WriteVarint(value.GetUInt32());
+                    break;
+                case CompactFieldKind.UInt64:
+                    writer.WriteVarint(value.GetUInt64());
+                    break;
+                case CompactFieldKind.Float32:
+                    writer.WriteFixed32((uint)BitConverter.SingleToInt32Bits(value.GetSingle()));
+                    break;
+                case CompactFieldKind.Float64:
+                    writer.WriteFixed64((ulong)BitConverter.DoubleToInt64Bits(value.GetDouble()));
+                    break;
+                case CompactFieldKind.Decimal:
+                    Span<int> bits = stackalloc int[4];
+                    decimal.GetBits(value.GetDecimal(), bits);
+                    Span<byte> bytes = stackalloc byte[16];
+                    for (var i = 0; i < 4; i++)
+                    {
+                        BinaryPrimitives.WriteInt32LittleEndian(bytes[(i * 4)..], bits[i]);
+                    }
+
+                    writer.WriteLengthDelimited(bytes);
+                    break;
+                case CompactFieldKind.String:
+                    writer.WriteString(value.GetString()!);
+                    break;
+                case CompactFieldKind.Bytes:
+                    writer.WriteLengthDelimited(value.GetBytesFromBase64());
+                    break;
+                case CompactFieldKind.Guid:
+                    Span<byte> guid = stackalloc byte[16];
+                    value.GetGuid().TryWriteBytes(guid, bigEndian: true, out _);
+                    writer.WriteLengthDelimited(guid);
+                    break;
+                case CompactFieldKind.Timestamp:
+                    writer.WriteSigned(value.GetDateTimeOffset().UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks);
+                    break;
+                case CompactFieldKind.Duration:
+                    writer.WriteSigned(TimeSpan.ParseExact(value.GetString()!, "c", CultureInfo.InvariantCulture).Ticks);
+                    break;
+                default:
+                    EncodeNested(output, type, value);
+                    break;
+            }
+        }
+        catch (Exception exception) when (exception is InvalidOperationException or FormatException and not CompactFormatException or OverflowException)
+        {
+            throw new CompactFormatException($"The JSON value does not fit {type}: {exception.Message}", 0);
+        }
+    }
+
+    private static void EncodeNested(IBufferWriter<byte> output, CompactFieldType type, JsonElement value)
+    {
+        using var nested = new PooledBufferWriter();
+        var writer = new CompactWriter(nested);
+        switch (type.Kind)
+        {
+            case CompactFieldKind.List:
+                writer.WriteVarint((ulong)value.GetArrayLength());
+                var index = 0;
+                foreach (var element in value.EnumerateArray())
+                {
+                    WithPath($"[{index++}]", () => EncodeValue(nested, type.Element!, element));
+                }
+
+                break;
+            case CompactFieldKind.Map:
+                writer.WriteVarint((ulong)value.EnumerateObject().Count());
+                foreach (var entry in value.EnumerateObject())
+                {
+                    writer.WriteString(entry.Name);
+                    WithPath(entry.Name, () => EncodeValue(nested, type.Element!, entry.Value));
+                }
+
+                break;
+            default:
+                EncodeRecord(nested, type.Record!, value);
+                break;
+        }
+
+        new CompactWriter(output).WriteLengthDelimited(nested.WrittenSpan);
+    }
+
+    private static void DecodeRecord(ref CompactReader reader, CompactType type, Utf8JsonWriter output, CompactLimits limits, int depth)
+    {
+        if (depth > limits.MaxDepth)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), reader.Offset);
+        }
+
+        output.WriteStartObject();
+        while (true)
+        {
+            var keyOffset = reader.Offset;
+            if (!reader.TryReadKey(out var index, out var wireType))
+            {
+                break;
+            }
+
+            if (!type.TryGetField(index, out var field))
+            {
+                // Unknown fields come from newer writers: skip them, so old readers keep working.
+                reader.Skip(wireType);
+                continue;
+            }
+
+            try
+            {
+                if (wireType != field.Type.WireType)
+                {
+                    throw new CompactFormatException(
+                        string.Create(CultureInfo.InvariantCulture, $"Field index {index} is {field.Type} ({field.Type.WireType}) in the schema but {wireType} on the wire: the field's type changed."),
+                        keyOffset);
+                }
+
+                output.WritePropertyName(field.Name);
+                DecodeValue(ref reader, field.Type, output, limits, depth);
+            }
+            catch (CompactFormatException exception)
+            {
+                exception.Prepend(field.Name);
+                throw;
+            }
+        }
+
+        output.WriteEndObject();
+    }
+
+    private static void DecodeValue(ref CompactReader reader, CompactFieldType type, Utf8JsonWriter output, CompactLimits limits, int depth)
+    {
+        var offset = reader.Offset;
+        switch (type.Kind)
+        {
+            case CompactFieldKind.Bool:
+                output.WriteBooleanValue(reader.ReadVarint() switch
+                {
+                    0 => false,
+                    1 => true,
+                    var other => throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{other} is not a bool."), offset),
+                });
+                break;
+            case CompactFieldKind.Int32:
+                output.WriteNumberValue(reader.ReadSigned() is var i32 and >= int.MinValue and <= int.MaxValue ? (int)i32 : throw OutOfRange(type, offset));
+                break;
+            case CompactFieldKind.Int64:
+                output.WriteNumberValue(reader.ReadSigned());
+                break;
+            case CompactFieldKind.UInt32:
+                output.WriteNumberValue(reader.ReadVarint() is var u32 and <= uint.MaxValue ? (uint)u32 : throw OutOfRange(type, offset));
+                break;
+            case CompactFieldKind.UInt64:
+                output.WriteNumberValue(reader.ReadVarint());
+                break;
+            case CompactFieldKind.Float32:
+                var single = BitConverter.Int32BitsToSingle((int)reader.ReadFixed32());
+                EnsureFinite(single, offset);
+                output.WriteNumberValue(single);
+                break;
+            case CompactFieldKind.Float64:
+                var number = BitConverter.Int64BitsToDouble((long)reader.ReadFixed64());
+                EnsureFinite(number, offset);
+                output.WriteNumberValue(number);
+                break;
+            case CompactFieldKind.Decimal:
+                output.WriteNumberValue(ReadDecimal(reader.ReadLengthDelimited(out var decimalStart), decimalStart));
+                break;
+            case CompactFieldKind.String:
+                output.WriteStringValue(reader.ReadString(limits.MaxStringLength));
+                break;
+            case CompactFieldKind.Bytes:
+                var bytes = reader.ReadLengthDelimited(out var bytesStart);
+                output.WriteBase64StringValue(bytes.Length <= limits.MaxStringLength ? bytes : throw new CompactFormatException("A byte string exceeds the length limit.", bytesStart));
+                break;
+            case CompactFieldKind.Guid:
+                var guid = reader.ReadLengthDelimited(out var guidStart);
+                output.WriteStringValue(guid.Length == 16 ? new Guid(guid, bigEndian: true) : throw new CompactFormatException("A guid must be 16 bytes.", guidStart));
+                break;
+            case CompactFieldKind.Timestamp:
+                var ticks = reader.ReadSigned();
+                output.WriteStringValue(ticks >= -DateTimeOffset.UnixEpoch.UtcTicks && ticks <= DateTimeOffset.MaxValue.UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks
+                    ? DateTimeOffset.UnixEpoch.AddTicks(ticks)
+                    : throw OutOfRange(type, offset));
+                break;
+            case CompactFieldKind.Duration:
+                output.WriteStringValue(TimeSpan.FromTicks(reader.ReadSigned()).ToString("c", CultureInfo.InvariantCulture));
+                break;
+            default:
+                if (depth >= limits.MaxDepth)
+                {
+                    throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), offset);
+                }
+
+                var nested = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+                DecodeNested(ref nested, type, output, limits, depth + 1);
+                break;
+        }
+    }
+
+    private static void DecodeNested(ref CompactReader reader, CompactFieldType type, Utf8JsonWriter output, CompactLimits limits, int depth)
+    {
+        if (type.Kind == CompactFieldKind.Record)
+        {
+            DecodeRecord(ref reader, type.Record!, output, limits, depth);
+            return;
+        }
+
+        var element = type.Element!;
+        var minimum = element.WireType switch { WireType.Fixed32 => 4, WireType.Fixed64 => 8, _ => 1 };
+        var count = reader.ReadCount(limits.MaxCollectionCount, type.Kind == CompactFieldKind.Map ? minimum + 1 : minimum);
+        if (type.Kind == CompactFieldKind.List)
+        {
+            output.WriteStartArray();
+        }
+        else
+        {
+            output.WriteStartObject();
+        }
+
+        for (var i = 0; i < count; i++)
+        {
+            var segment = string.Create(CultureInfo.InvariantCulture, $"[{i}]");
+            try
+            {
+                if (type.Kind == CompactFieldKind.Map)
+                {
+                    segment = reader.ReadString(limits.MaxStringLength);
+                    output.WritePropertyName(segment);
+                }
+
+                DecodeValue(ref reader, element, output, limits, depth);
+            }
+            catch (CompactFormatException exception)
+            {
+                exception.Prepend(segment);
+                throw;
+            }
+        }
+
+        if (type.Kind == CompactFieldKind.List)
+        {
+            output.WriteEndArray();
+        }
+        else
+        {
+            output.WriteEndObject();
+        }
+
+        if (!reader.End)
+        {
+            throw new CompactFormatException("Bytes follow the last element.", reader.Offset);
+        }
+    }
+
+    private static decimal ReadDecimal(ReadOnlySpan<byte> bytes, int start)
+    {
+        if (bytes.Length != 16)
+        {
+            throw new CompactFormatException("A decimal must be 16 bytes.", start);
+        }
+
+        Span<int> bits = stackalloc int[4];
+        for (var i = 0; i < 4; i++)
+        {
+            bits[i] = BinaryPrimitives.ReadInt32LittleEndian(bytes[(i * 4)..]);
+        }
+
+        try
+        {
+            return new decimal(bits);
+        }
+        catch (ArgumentException exception)
+        {
+            throw new CompactFormatException($"Invalid decimal: {exception.Message}", start);
+        }
+    }
+
+    private static void EnsureFinite(double value, int offset)
+    {
+        if (!double.IsFinite(value))
+        {
+            throw new CompactFormatException("JSON cannot hold NaN or infinity.", offset);
+        }
+    }
+
+    private static CompactFormatException OutOfRange(CompactFieldType type, int offset) => new($"The value is out of range for {type}.", offset);
+
+    private static void WithPath(string segment, Action action)
+    {
+        try
+        {
+            action();
+        }
+        catch (CompactFormatException exception)
+        {
+            exception.Prepend(segment);
+            throw;
+        }
+    }
+}

@@ -1,0 +1,89 @@
+using Millrace.Compact.Wire;
+
+namespace Millrace.Compact.Schema;
+
+/// <summary>A field's type: a kind, the element type of lists and maps, or the record type it names.</summary>
+public sealed class CompactFieldType
+{
+    private CompactFieldType(CompactFieldKind kind, CompactFieldType? element, string? recordName)
+    {
+        Kind = kind;
+        Element = element;
+        RecordName = recordName;
+    }
+
+    /// <summary>Gets the kind.</summary>
+    public CompactFieldKind Kind { get; }
+
+    /// <summary>Gets the element type of a list or map's values.</summary>
+    public CompactFieldType? Element { get; }
+
+    /// <summary>Gets the type name of a record field.</summary>
+    public string? RecordName { get; }
+
+    /// <summary>Gets the record type, once the schema set has resolved it.</summary>
+    public CompactType? Record { get; internal set; }
+
+    /// <summary>Gets the wire type the kind is written with.</summary>
+    public WireType WireType => Kind switch
+    {
+        CompactFieldKind.Bool or CompactFieldKind.Int32 or CompactFieldKind.Int64 or CompactFieldKind.UInt32 or CompactFieldKind.UInt64
+            or CompactFieldKind.Timestamp or CompactFieldKind.Duration => WireType.Varint,
+        CompactFieldKind.Float32 => WireType.Fixed32,
+        CompactFieldKind.Float64 => WireType.Fixed64,
+        _ => WireType.LengthDelimited,
+    };
+
+    /// <summary>Parses a schema-file type such as <c>int64</c>, <c>list&lt;string&gt;</c>, <c>map&lt;string,User&gt;</c> or <c>User</c>.</summary>
+    /// <param name="text">The type text.</param>
+    /// <returns>The type.</returns>
+    /// <exception cref="FormatException">The text is not a type.</exception>
+    public static CompactFieldType Parse(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var type = text.Replace(" ", string.Empty, StringComparison.Ordinal);
+        if (type.StartsWith("list<", StringComparison.Ordinal) && type.EndsWith('>'))
+        {
+            return new CompactFieldType(CompactFieldKind.List, Parse(type[5..^1]), null);
+        }
+
+        if (type.StartsWith("map<string,", StringComparison.Ordinal) && type.EndsWith('>'))
+        {
+            return new CompactFieldType(CompactFieldKind.Map, Parse(type[11..^1]), null);
+        }
+
+        var kind = type switch
+        {
+            "bool" => CompactFieldKind.Bool,
+            "int32" => CompactFieldKind.Int32,
+            "int64" => CompactFieldKind.Int64,
+            "uint32" => CompactFieldKind.UInt32,
+            "uint64" => CompactFieldKind.UInt64,
+            "float32" => CompactFieldKind.Float32,
+            "float64" => CompactFieldKind.Float64,
+            "decimal" => CompactFieldKind.Decimal,
+            "string" => CompactFieldKind.String,
+            "bytes" => CompactFieldKind.Bytes,
+            "guid" => CompactFieldKind.Guid,
+            "timestamp" => CompactFieldKind.Timestamp,
+            "duration" => CompactFieldKind.Duration,
+            _ => CompactFieldKind.Record,
+        };
+
+        if (kind == CompactFieldKind.Record && (type.Length == 0 || !type.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '.')))
+        {
+            throw new FormatException($"'{text}' is not a type: expected a scalar, list<T>, map<string,T> or a type name.");
+        }
+
+        return new CompactFieldType(kind, null, kind == CompactFieldKind.Record ? type : null);
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => Kind switch
+    {
+        CompactFieldKind.List => $"list<{Element}>",
+        CompactFieldKind.Map => $"map<string,{Element}>",
+        CompactFieldKind.Record => RecordName!,
+        _ => Kind.ToString().ToLowerInvariant(),
+    };
+}

@@ -1,0 +1,110 @@
+using System.Text.Json;
+
+namespace Millrace.Compact.Schema;
+
+/// <summary>
+/// A registry of runtime schema types, by id and by name, as the seed maps ids to schemas. Duplicate ids and names
+/// are rejected, and every type a field names must be registered before the set is used.
+/// </summary>
+public sealed class CompactSchemaSet
+{
+    private readonly Dictionary<int, CompactType> _byId = [];
+    private readonly Dictionary<string, CompactType> _byName = new(StringComparer.Ordinal);
+
+    /// <summary>Gets the registered types.</summary>
+    public IEnumerable<CompactType> Types => _byId.Values;
+
+    /// <summary>Loads a schema file: <c>{"types":[{"name":"User","id":1,"fields":[{"name":"id","index":1,"type":"int64"}],"reserved":[4]}]}</c>.</summary>
+    /// <param name="json">The schema file's text.</param>
+    /// <returns>The schema set, resolved.</returns>
+    /// <exception cref="FormatException">The file is not a valid schema; the message names the type and field.</exception>
+    public static CompactSchemaSet Parse(string json)
+    {
+        ArgumentNullException.ThrowIfNull(json);
+        var set = new CompactSchemaSet();
+        try
+        {
+            using var document = JsonDocument.Parse(json);
+            foreach (var type in document.RootElement.GetProperty("types").EnumerateArray())
+            {
+                var name = type.GetProperty("name").GetString()!;
+                var fields = new List<CompactField>();
+                foreach (var field in type.GetProperty("fields").EnumerateArray())
+                {
+                    var fieldName = field.GetProperty("name").GetString()!;
+                    try
+                    {
+                        fields.Add(new CompactField(fieldName, field.GetProperty("index").GetInt32(), CompactFieldType.Parse(field.GetProperty("type").GetString()!)));
+                    }
+                    catch (FormatException exception)
+                    {
+                        throw new FormatException($"{name}.{fieldName}: {exception.Message}", exception);
+                    }
+                }
+
+                var reserved = type.TryGetProperty("reserved", out var indices) ? indices.EnumerateArray().Select(i => i.GetInt32()) : [];
+                set.Add(new CompactType(name, type.GetProperty("id").GetInt32(), fields, reserved));
+            }
+        }
+        catch (Exception exception) when (exception is JsonException or KeyNotFoundException or InvalidOperationException or ArgumentException)
+        {
+            throw new FormatException($"Invalid schema: {exception.Message}", exception);
+        }
+
+        set.Resolve();
+        return set;
+    }
+
+    /// <summary>Registers a type.</summary>
+    /// <param name="type">The type.</param>
+    /// <exception cref="ArgumentException">Its id or name is taken.</exception>
+    public void Add(CompactType type)
+    {
+        ArgumentNullException.ThrowIfNull(type);
+        if (_byId.TryGetValue(type.Id, out var existing))
+        {
+            throw new ArgumentException($"Type id {type.Id} is already registered to '{existing.Name}'.", nameof(type));
+        }
+
+        if (_byName.ContainsKey(type.Name))
+        {
+            throw new ArgumentException($"A type named '{type.Name}' is already registered.", nameof(type));
+        }
+
+        _byId.Add(type.Id, type);
+        _byName.Add(type.Name, type);
+    }
+
+    /// <summary>Links every record field to its registered type.</summary>
+    /// <exception cref="FormatException">A field names a type that is not registered.</exception>
+    public void Resolve()
+    {
+        foreach (var type in _byId.Values)
+        {
+            foreach (var field in type.Fields)
+            {
+                for (var fieldType = field.Type; fieldType is not null; fieldType = fieldType.Element)
+                {
+                    if (fieldType.Kind == CompactFieldKind.Record)
+                    {
+                        fieldType.Record = _byName.TryGetValue(fieldType.RecordName!, out var record)
+                            ? record
+                            : throw new FormatException($"{type.Name}.{field.Name}: unknown type '{fieldType.RecordName}'.");
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Finds a type by name.</summary>
+    /// <param name="name">The name.</param>
+    /// <returns>The type.</returns>
+    /// <exception cref="KeyNotFoundException">No type has that name.</exception>
+    public CompactType this[string name] => _byName.TryGetValue(name, out var type) ? type : throw new KeyNotFoundException($"No type named '{name}' is registered.");
+
+    /// <summary>Finds a type by id.</summary>
+    /// <param name="id">The id.</param>
+    /// <param name="type">The type.</param>
+    /// <returns><see langword="true"/> when found.</returns>
+    public bool TryGetType(int id, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out CompactType? type) => _byId.TryGetValue(id, out type);
+}

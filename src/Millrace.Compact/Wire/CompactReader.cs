@@ -1,0 +1,178 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Text;
+using System.Text.Unicode;
+
+namespace Millrace.Compact.Wire;
+
+/// <summary>
+/// Reads compact keys and values from a span, checking every length against the bytes that remain before anything
+/// is allocated. Offsets in errors count from the start of the outermost body, also inside nested payloads.
+/// </summary>
+public ref struct CompactReader
+{
+    private readonly ReadOnlySpan<byte> _data;
+    private readonly int _baseOffset;
+    private int _position;
+
+    /// <summary>Initializes a reader over a body.</summary>
+    /// <param name="data">The bytes.</param>
+    /// <param name="baseOffset">The offset of <paramref name="data"/>'s first byte in the outermost body, for errors.</param>
+    public CompactReader(ReadOnlySpan<byte> data, int baseOffset = 0)
+    {
+        _data = data;
+        _baseOffset = baseOffset;
+        _position = 0;
+    }
+
+    /// <summary>Gets a value indicating whether every byte has been read.</summary>
+    public readonly bool End => _position >= _data.Length;
+
+    /// <summary>Gets the offset of the next byte in the outermost body.</summary>
+    public readonly int Offset => _baseOffset + _position;
+
+    /// <summary>Gets the number of bytes left.</summary>
+    public readonly int Remaining => _data.Length - _position;
+
+    /// <summary>Reads a field key.</summary>
+    /// <param name="index">The field index.</param>
+    /// <param name="wireType">The wire type.</param>
+    /// <returns><see langword="false"/> at the end of the body.</returns>
+    /// <exception cref="CompactFormatException">The key is malformed or its index is 0.</exception>
+    public bool TryReadKey(out int index, out WireType wireType)
+    {
+        if (End)
+        {
+            index = 0;
+            wireType = default;
+            return false;
+        }
+
+        var offset = Offset;
+        var key = ReadVarint();
+        if (key >> 2 is 0 or > int.MaxValue)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Invalid field index {key >> 2}."), offset);
+        }
+
+        index = (int)(key >> 2);
+        wireType = (WireType)(key & 3);
+        return true;
+    }
+
+    /// <summary>Reads an unsigned varint.</summary>
+    /// <returns>The value.</returns>
+    public ulong ReadVarint()
+    {
+        var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
+        if (status != OperationStatus.Done)
+        {
+            throw new CompactFormatException(status == OperationStatus.NeedMoreData ? "The payload ends inside a varint." : "Malformed or overlong varint.", Offset);
+        }
+
+        _position += used;
+        return value;
+    }
+
+    /// <summary>Reads a zigzag varint.</summary>
+    /// <returns>The value.</returns>
+    public long ReadSigned() => ZigZag.Decode(ReadVarint());
+
+    /// <summary>Reads 4 little-endian bytes.</summary>
+    /// <returns>The value.</returns>
+    public uint ReadFixed32() => BinaryPrimitives.ReadUInt32LittleEndian(Take(4));
+
+    /// <summary>Reads 8 little-endian bytes.</summary>
+    /// <returns>The value.</returns>
+    public ulong ReadFixed64() => BinaryPrimitives.ReadUInt64LittleEndian(Take(8));
+
+    /// <summary>Reads a varint length and that many bytes.</summary>
+    /// <param name="start">The offset of the first returned byte in the outermost body.</param>
+    /// <returns>The bytes.</returns>
+    public ReadOnlySpan<byte> ReadLengthDelimited(out int start)
+    {
+        var offset = Offset;
+        var length = ReadVarint();
+        if (length > (ulong)Remaining)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {Remaining} that remain."), offset);
+        }
+
+        start = Offset;
+        return Take((int)length);
+    }
+
+    /// <summary>Reads a UTF-8 string.</summary>
+    /// <param name="maxLength">The longest string allowed, in bytes.</param>
+    /// <returns>The string.</returns>
+    public string ReadString(int maxLength)
+    {
+        var bytes = ReadLengthDelimited(out var start);
+        if (bytes.Length > maxLength)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A string of {bytes.Length} bytes exceeds the limit of {maxLength}."), start);
+        }
+
+        if (!Utf8.IsValid(bytes))
+        {
+            throw new CompactFormatException("Malformed UTF-8 in a string.", start);
+        }
+
+        return Encoding.UTF8.GetString(bytes);
+    }
+
+    /// <summary>Reads an element count and checks it against the limit and the bytes that remain.</summary>
+    /// <param name="maxCount">The most elements allowed.</param>
+    /// <param name="minimumElementSize">The fewest bytes one element takes.</param>
+    /// <returns>The count.</returns>
+    public int ReadCount(int maxCount, int minimumElementSize)
+    {
+        var offset = Offset;
+        var count = ReadVarint();
+        if (count > (ulong)maxCount)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements exceeds the limit of {maxCount}."), offset);
+        }
+
+        if (count * (ulong)minimumElementSize > (ulong)Remaining)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements needs more bytes than the {Remaining} that remain."), offset);
+        }
+
+        return (int)count;
+    }
+
+    /// <summary>Skips a value of <paramref name="wireType"/>.</summary>
+    /// <param name="wireType">The value's wire type.</param>
+    public void Skip(WireType wireType)
+    {
+        switch (wireType)
+        {
+            case WireType.Varint:
+                ReadVarint();
+                break;
+            case WireType.Fixed32:
+                Take(4);
+                break;
+            case WireType.Fixed64:
+                Take(8);
+                break;
+            default:
+                ReadLengthDelimited(out _);
+                break;
+        }
+    }
+
+    private ReadOnlySpan<byte> Take(int count)
+    {
+        if (count > Remaining)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The payload ends where {count} more byte(s) were expected."), Offset);
+        }
+
+        var slice = _data.Slice(_position, count);
+        _position += count;
+        return slice;
+    }
+}

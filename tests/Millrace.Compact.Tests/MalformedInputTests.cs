@@ -1,0 +1,97 @@
+using Millrace.Compact.Schema;
+
+namespace Millrace.Compact.Tests;
+
+public class MalformedInputTests
+{
+    private static readonly CompactSchemaSet Schema = CompactSchemaSet.Parse(CompactTestSupport.UserSchema);
+
+    private static readonly byte[] Sample = CompactTestSupport.Encode(Schema, "User", """
+        {"id":12345,"name":"Ann","active":true,"tags":["a","bc","def"],"owner":{"id":2,"name":"Bo"},"metadata":{"k":"v","x":"y"}}
+        """);
+
+    [Fact]
+    public void EveryTruncation_RaisesCompactFormatExceptionOnly()
+    {
+        for (var length = 0; length < Sample.Length; length++)
+        {
+            var exception = Record.Exception(() => CompactTestSupport.Decode(Schema, Sample[..length]));
+            if (exception is null)
+            {
+                // A cut between two fields is a valid record with fewer fields.
+                continue;
+            }
+
+            Assert.IsType<CompactFormatException>(exception);
+        }
+    }
+
+    [Fact]
+    public void TruncationInsideAValue_NamesTheField()
+    {
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, Sample[..^3]));
+        Assert.StartsWith("metadata", error.Path, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void RandomBytes_NeverRaiseAnythingElse()
+    {
+        var random = new Random(3);
+        for (var i = 0; i < 20_000; i++)
+        {
+            var bytes = (byte[])Sample.Clone();
+            for (var flips = random.Next(1, 6); flips > 0; flips--)
+            {
+                bytes[random.Next(bytes.Length)] = (byte)random.Next(256);
+            }
+
+            var exception = Record.Exception(() => CompactTestSupport.Decode(Schema, bytes[..random.Next(bytes.Length + 1)]));
+            Assert.True(exception is null or CompactFormatException, exception?.ToString());
+        }
+    }
+
+    [Fact]
+    public void HugeDeclaredCount_IsRefusedBeforeAllocating()
+    {
+        // tags (key 1F) declares 1 byte of payload holding a count of 2^31.
+        byte[] bytes = [1, 0, 1, 0x1F, 0x05, 0x80, 0x80, 0x80, 0x80, 0x08];
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, bytes));
+        Assert.Contains("exceeds the limit", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Limits_AreEnforced()
+    {
+        var deep = "{\"id\":1}";
+        for (var i = 0; i < 10; i++)
+        {
+            deep = "{\"owner\":" + deep + "}";
+        }
+
+        var bytes = CompactTestSupport.Encode(Schema, "User", deep);
+        Assert.Contains("deeper", Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, bytes, new CompactLimits { MaxDepth = 5 })).Message, StringComparison.Ordinal);
+        var longName = CompactTestSupport.Encode(Schema, "User", "{\"name\":\"" + new string('x', 100) + "\"}");
+        Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, longName, new CompactLimits { MaxStringLength = 10 }));
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 2, 0, 1 }, "Unknown format version 2")]
+    [InlineData(new byte[] { 1, 0x80, 1 }, "Unknown flags")]
+    [InlineData(new byte[] { 1, 0, 9 }, "No type with id 9")]
+    [InlineData(new byte[] { 1, 0, 1, 0x00 }, "Invalid field index 0")]
+    [InlineData(new byte[] { 1, 0, 1, 0x14, 0x02 }, "2 is not a bool")]
+    [InlineData(new byte[] { 1, 1, 1, 0x00, 0x01 }, "corrupt")]
+    public void MalformedFrames_SayWhy(byte[] bytes, string reason)
+    {
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, bytes));
+        Assert.Contains(reason, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void JsonThatDoesNotFit_IsRejectedWithItsPath()
+    {
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Encode(Schema, "User", """{"owner":{"tags":[1]}}"""));
+        Assert.Equal("owner.tags[0]", error.Path);
+        Assert.Throws<CompactFormatException>(() => CompactTestSupport.Encode(Schema, "User", """{"nope":1}"""));
+    }
+}
