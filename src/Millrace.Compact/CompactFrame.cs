@@ -49,14 +49,26 @@ public static class CompactFrame
             }
         }
 
-        var header = output.GetSpan(2);
-        header[0] = Version;
-        header[1] = (byte)((int)chosen | (isCollection ? CollectionFlag : 0));
-        output.Advance(2);
-        output.Advance(Varint.Write(output.GetSpan(10), (ulong)typeId));
+        WriteHeader(output, typeId, isCollection, chosen);
         var payload = compressed ?? body;
         payload.CopyTo(output.GetSpan(payload.Length));
         output.Advance(payload.Length);
+    }
+
+    /// <summary>Writes a frame's header; the body follows, compressed as <paramref name="compression"/> says.</summary>
+    /// <param name="output">Where the header goes.</param>
+    /// <param name="typeId">The type id.</param>
+    /// <param name="isCollection">Whether the body is a collection.</param>
+    /// <param name="compression">The body's compression: none, deflate, Brotli or zstd.</param>
+    public static void WriteHeader(IBufferWriter<byte> output, int typeId, bool isCollection, CompactCompression compression)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentOutOfRangeException.ThrowIfNegative(typeId);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan((int)compression, (int)CompactCompression.Zstd, nameof(compression));
+        var header = output.GetSpan(12);
+        header[0] = Version;
+        header[1] = (byte)((int)compression | (isCollection ? CollectionFlag : 0));
+        output.Advance(2 + Varint.Write(header[2..], (ulong)typeId));
     }
 
     /// <summary>Reads a frame's header and returns its uncompressed body.</summary>

@@ -1,28 +1,11 @@
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Millrace.Nbt.Serialization;
 
-namespace Millrace.Nbt.Generator.Tests;
+namespace Millrace.Generators.Tests;
 
-public class DiagnosticsTests
+public class NbtGeneratorTests
 {
-    private static (IReadOnlyList<Diagnostic> Generator, IReadOnlyList<Diagnostic> Compilation) Run(string source)
-    {
-        var references = ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!)
-            .Split(Path.PathSeparator)
-            .Select(path => MetadataReference.CreateFromFile(path))
-            .Append(MetadataReference.CreateFromFile(typeof(NbtSerializableAttribute).Assembly.Location))
-            .Append(MetadataReference.CreateFromFile(typeof(Millrace.Result<>).Assembly.Location));
-        var options = new CSharpParseOptions(LanguageVersion.Preview);
-        var compilation = CSharpCompilation.Create(
-            "Probe",
-            [CSharpSyntaxTree.ParseText(source, options)],
-            references,
-            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable));
-        var driver = CSharpGeneratorDriver.Create([new NbtSerializableGenerator().AsSourceGenerator()], parseOptions: options);
-        driver.RunGeneratorsAndUpdateCompilation(compilation, out var output, out var diagnostics);
-        return (diagnostics, output.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error).ToList());
-    }
+    private static (IReadOnlyList<Diagnostic> Generator, IReadOnlyList<Diagnostic> Compilation) Run(string source) =>
+        GeneratorHarness.Run(new Millrace.Nbt.Generator.NbtSerializableGenerator(), source);
 
     [Fact]
     public void ValidType_GeneratesCodeThatCompiles()

@@ -1,0 +1,174 @@
+using System.Collections.Immutable;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace Millrace.Compact.Generator;
+
+public sealed partial class CompactSchemaGenerator
+{
+    private const string Namespace = "Millrace.Compact.Serialization";
+
+    private static readonly SymbolDisplayFormat TypeFormat = SymbolDisplayFormat.FullyQualifiedFormat
+        .AddMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
+
+    private static ParseResult Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, AttributeData schema, CancellationToken cancellationToken)
+    {
+        var diagnostics = ImmutableArray.CreateBuilder<Diagnostic>();
+        var location = syntax.Identifier.GetLocation();
+        if (!syntax.Modifiers.Any(m => m.IsKind(SyntaxKind.PartialKeyword)))
+        {
+            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NotPartial, location, type.Name));
+        }
+
+        if (type.ContainingType is not null)
+        {
+            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NestedType, location, type.Name));
+        }
+
+        if (type.TypeKind == TypeKind.Class && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
+        {
+            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NoConstructor, location, type.Name));
+        }
+
+        var reserved = new HashSet<int>(type.GetAttributes()
+            .Where(a => IsOurs(a, "ReservedFieldsAttribute"))
+            .SelectMany(a => a.ConstructorArguments.SelectMany(c => c.Kind == TypedConstantKind.Array ? c.Values : ImmutableArray.Create(c)))
+            .Select(c => c.Value is int i ? i : 0));
+        var byIndex = new Dictionary<int, string>();
+        var fields = new List<FieldModel>();
+        foreach (var property in type.GetMembers().OfType<IPropertySymbol>())
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var field = property.GetAttributes().FirstOrDefault(a => IsOurs(a, "FieldAttribute"));
+            if (field is null || property.IsStatic || property.SetMethod is null || property.GetMethod is null)
+            {
+                continue;
+            }
+
+            var propertyLocation = property.Locations.FirstOrDefault() ?? location;
+            var index = field.ConstructorArguments.FirstOrDefault().Value is int value ? value : 0;
+            if (index < 1)
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NonPositiveIndex, propertyLocation, type.Name, property.Name, index));
+                continue;
+            }
+
+            if (reserved.Contains(index))
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.ReservedIndex, propertyLocation, type.Name, property.Name, index));
+                continue;
+            }
+
+            if (byIndex.TryGetValue(index, out var other))
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.DuplicateIndex, propertyLocation, type.Name, property.Name, index, other));
+                continue;
+            }
+
+            byIndex.Add(index, property.Name);
+            var model = ParseField(property, index);
+            if (model is null)
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.UnsupportedMember, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
+                continue;
+            }
+
+            fields.Add(model);
+        }
+
+        if (diagnostics.Count > 0)
+        {
+            return new ParseResult(null, diagnostics.ToImmutable());
+        }
+
+        var keyword = type.IsRecord
+            ? type.TypeKind == TypeKind.Struct ? "record struct" : "record"
+            : type.TypeKind == TypeKind.Struct ? "struct" : "class";
+        var ns = type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString();
+        var typeId = schema.ConstructorArguments.FirstOrDefault().Value is int id ? id : 0;
+        return new ParseResult(
+            new CompactTypeModel(ns, type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), keyword, typeId, fields.OrderBy(f => f.Index).ToList()),
+            ImmutableArray<Diagnostic>.Empty);
+    }
+
+    private static FieldModel? ParseField(IPropertySymbol property, int index)
+    {
+        var type = property.Type;
+        var typeName = type.ToDisplayString(TypeFormat);
+        var isNullableValue = false;
+        if (type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T } nullable)
+        {
+            isNullableValue = true;
+            type = nullable.TypeArguments[0];
+        }
+
+        var collection = CollectionKind.None;
+        var valueType = type;
+        if (type is IArrayTypeSymbol { Rank: 1 } array && array.ElementType.SpecialType != SpecialType.System_Byte)
+        {
+            collection = CollectionKind.Array;
+            valueType = array.ElementType;
+        }
+        else if (type is INamedTypeSymbol { IsGenericType: true } generic)
+        {
+            var definition = generic.OriginalDefinition.ToDisplayString();
+            if (definition == "System.Collections.Generic.List<T>")
+            {
+                collection = CollectionKind.List;
+                valueType = generic.TypeArguments[0];
+            }
+            else if (definition == "System.Collections.Generic.Dictionary<TKey, TValue>" && generic.TypeArguments[0].SpecialType == SpecialType.System_String)
+            {
+                collection = CollectionKind.Map;
+                valueType = generic.TypeArguments[1];
+            }
+        }
+
+        var shape = Classify(valueType);
+        return shape is null
+            ? null
+            : new FieldModel(property.Name, index, typeName, shape, collection, isNullableValue, !isNullableValue && type.IsReferenceType, property.SetMethod!.IsInitOnly, property.IsRequired);
+    }
+
+    private static ValueShape? Classify(ITypeSymbol type)
+    {
+        var name = type.WithNullableAnnotation(NullableAnnotation.NotAnnotated).ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat);
+        if (type is INamedTypeSymbol { TypeKind: TypeKind.Enum, EnumUnderlyingType: { } underlying })
+        {
+            var storage = Classify(underlying);
+            return storage is { Kind: ValueKind.Signed or ValueKind.Unsigned } ? new ValueShape(storage.Kind, name, storage.TypeName) : null;
+        }
+
+        var kind = type.SpecialType switch
+        {
+            SpecialType.System_Boolean => ValueKind.Bool,
+            SpecialType.System_SByte or SpecialType.System_Int16 or SpecialType.System_Int32 or SpecialType.System_Int64 => ValueKind.Signed,
+            SpecialType.System_Byte or SpecialType.System_UInt16 or SpecialType.System_UInt32 or SpecialType.System_UInt64 => ValueKind.Unsigned,
+            SpecialType.System_Single => ValueKind.Float32,
+            SpecialType.System_Double => ValueKind.Float64,
+            SpecialType.System_Decimal => ValueKind.Decimal,
+            SpecialType.System_String => ValueKind.String,
+            SpecialType.System_DateTime => ValueKind.DateTime,
+            _ => (ValueKind?)null,
+        };
+
+        kind ??= type switch
+        {
+            IArrayTypeSymbol { Rank: 1, ElementType.SpecialType: SpecialType.System_Byte } => ValueKind.Bytes,
+            _ => type.ToDisplayString() switch
+            {
+                "System.ReadOnlyMemory<byte>" => ValueKind.Memory,
+                "System.Guid" => ValueKind.Guid,
+                "System.DateTimeOffset" => ValueKind.DateTimeOffset,
+                "System.TimeSpan" => ValueKind.TimeSpan,
+                _ => type.GetAttributes().Any(a => IsOurs(a, "CompactSchemaAttribute")) ? ValueKind.Record : null,
+            },
+        };
+
+        return kind is { } found ? new ValueShape(found, name, name) : null;
+    }
+
+    private static bool IsOurs(AttributeData attribute, string name) =>
+        attribute.AttributeClass?.Name == name && attribute.AttributeClass.ContainingNamespace.ToDisplayString() == Namespace;
+}

@@ -1,0 +1,105 @@
+using System.Buffers;
+using Millrace.Compact.Wire;
+
+namespace Millrace.Compact.Serialization;
+
+/// <summary>Writes and reads frames of <see cref="CompactSchemaAttribute"/> types.</summary>
+public static class CompactSerializer
+{
+    /// <summary>Writes a single-record frame. Uncompressed, nothing is allocated when <paramref name="output"/> is reused.</summary>
+    /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
+    /// <param name="value">The record.</param>
+    /// <param name="output">Where the frame goes.</param>
+    /// <param name="compression">The body compression.</param>
+    public static void Serialize<T>(T value, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None)
+        where T : ICompactSerializable<T>
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(output);
+        if (compression == CompactCompression.None)
+        {
+            CompactFrame.WriteHeader(output, T.TypeId, isCollection: false, CompactCompression.None);
+            value.WriteFields(new CompactWriter(output));
+            return;
+        }
+
+        using var body = new PooledBufferWriter();
+        value.WriteFields(new CompactWriter(body));
+        CompactFrame.Write(output, T.TypeId, isCollection: false, body.WrittenSpan, compression);
+    }
+
+    /// <summary>Writes a collection frame: the type header once, then each record length-delimited.</summary>
+    /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
+    /// <param name="values">The records.</param>
+    /// <param name="output">Where the frame goes.</param>
+    /// <param name="compression">The body compression.</param>
+    public static void SerializeMany<T>(IReadOnlyList<T> values, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None)
+        where T : ICompactSerializable<T>
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        using var body = new PooledBufferWriter();
+        var writer = new CompactWriter(body);
+        writer.WriteVarint((ulong)values.Count);
+        foreach (var value in values)
+        {
+            writer.WriteVarint((ulong)value.GetFieldsSize());
+            value.WriteFields(writer);
+        }
+
+        CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression);
+    }
+
+    /// <summary>Reads a single-record frame.</summary>
+    /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
+    /// <param name="frame">The frame.</param>
+    /// <param name="limits">The limits.</param>
+    /// <returns>The record.</returns>
+    /// <exception cref="CompactFormatException">The frame is malformed, is a collection, or holds another type.</exception>
+    public static T Deserialize<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null)
+        where T : ICompactSerializable<T>
+    {
+        limits ??= CompactLimits.Default;
+        var reader = Body<T>(frame, limits, expectCollection: false);
+        return T.ReadFields(ref reader, limits, 0);
+    }
+
+    /// <summary>Reads a collection frame.</summary>
+    /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
+    /// <param name="frame">The frame.</param>
+    /// <param name="limits">The limits.</param>
+    /// <returns>The records.</returns>
+    /// <exception cref="CompactFormatException">The frame is malformed, is not a collection, or holds another type.</exception>
+    public static List<T> DeserializeMany<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null)
+        where T : ICompactSerializable<T>
+    {
+        limits ??= CompactLimits.Default;
+        var reader = Body<T>(frame, limits, expectCollection: true);
+        var count = reader.ReadCount(limits.MaxCollectionCount, 1);
+        var values = new List<T>(count);
+        for (var i = 0; i < count; i++)
+        {
+            var record = CompactValues.Nested(ref reader, limits, 0);
+            values.Add(T.ReadFields(ref record, limits, 1));
+        }
+
+        CompactValues.ExpectEnd(ref reader);
+        return values;
+    }
+
+    private static CompactReader Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, bool expectCollection)
+        where T : ICompactSerializable<T>
+    {
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _);
+        if (typeId != T.TypeId)
+        {
+            throw new CompactFormatException($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);
+        }
+
+        if (isCollection != expectCollection)
+        {
+            throw new CompactFormatException(expectCollection ? "The frame holds a single record, not a collection." : "The frame holds a collection, not a single record.", 1);
+        }
+
+        return new CompactReader(body.Span);
+    }
+}

@@ -1,0 +1,207 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using Millrace.Compact.Wire;
+
+namespace Millrace.Compact.Serialization;
+
+/// <summary>Encodings shared by generated serializers and the runtime JSON codec, with range checks that raise
+/// <see cref="CompactFormatException"/>.</summary>
+public static class CompactValues
+{
+    /// <summary>Checks a field's wire type against the one its member expects.</summary>
+    /// <param name="actual">The wire type read.</param>
+    /// <param name="expected">The member's wire type.</param>
+    /// <param name="index">The field index.</param>
+    /// <param name="offset">The key's offset.</param>
+    /// <exception cref="CompactFormatException">They differ: the field's type changed.</exception>
+    public static void ExpectWireType(WireType actual, WireType expected, int index, int offset)
+    {
+        if (actual != expected)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Field index {index} is {expected} in the schema but {actual} on the wire: the field's type changed."), offset);
+        }
+    }
+
+    /// <summary>Reads a bool.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <returns>The value.</returns>
+    public static bool ReadBool(ref CompactReader reader)
+    {
+        var offset = reader.Offset;
+        return reader.ReadVarint() switch
+        {
+            0 => false,
+            1 => true,
+            var other => throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{other} is not a bool."), offset),
+        };
+    }
+
+    /// <summary>Reads a zigzag varint within a range.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <param name="min">The smallest value allowed.</param>
+    /// <param name="max">The largest value allowed.</param>
+    /// <returns>The value.</returns>
+    public static long ReadSigned(ref CompactReader reader, long min, long max)
+    {
+        var offset = reader.Offset;
+        var value = reader.ReadSigned();
+        return value >= min && value <= max ? value : throw OutOfRange(value, offset);
+    }
+
+    /// <summary>Reads an unsigned varint within a range.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <param name="max">The largest value allowed.</param>
+    /// <returns>The value.</returns>
+    public static ulong ReadUnsigned(ref CompactReader reader, ulong max)
+    {
+        var offset = reader.Offset;
+        var value = reader.ReadVarint();
+        return value <= max ? value : throw OutOfRange(value, offset);
+    }
+
+    /// <summary>Writes a decimal as 16 length-delimited bytes.</summary>
+    /// <param name="writer">The writer.</param>
+    /// <param name="value">The value.</param>
+    public static void WriteDecimal(CompactWriter writer, decimal value)
+    {
+        Span<int> bits = stackalloc int[4];
+        decimal.GetBits(value, bits);
+        Span<byte> bytes = stackalloc byte[16];
+        for (var i = 0; i < 4; i++)
+        {
+            BinaryPrimitives.WriteInt32LittleEndian(bytes[(i * 4)..], bits[i]);
+        }
+
+        writer.WriteLengthDelimited(bytes);
+    }
+
+    /// <summary>Reads a decimal.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <returns>The value.</returns>
+    public static decimal ReadDecimal(ref CompactReader reader)
+    {
+        var bytes = reader.ReadLengthDelimited(out var start);
+        if (bytes.Length != 16)
+        {
+            throw new CompactFormatException("A decimal must be 16 bytes.", start);
+        }
+
+        Span<int> bits = stackalloc int[4];
+        for (var i = 0; i < 4; i++)
+        {
+            bits[i] = BinaryPrimitives.ReadInt32LittleEndian(bytes[(i * 4)..]);
+        }
+
+        try
+        {
+            return new decimal(bits);
+        }
+        catch (ArgumentException exception)
+        {
+            throw new CompactFormatException($"Invalid decimal: {exception.Message}", start);
+        }
+    }
+
+    /// <summary>Writes a guid as 16 length-delimited bytes in RFC 4122 order.</summary>
+    /// <param name="writer">The writer.</param>
+    /// <param name="value">The value.</param>
+    public static void WriteGuid(CompactWriter writer, Guid value)
+    {
+        Span<byte> bytes = stackalloc byte[16];
+        value.TryWriteBytes(bytes, bigEndian: true, out _);
+        writer.WriteLengthDelimited(bytes);
+    }
+
+    /// <summary>Reads a guid.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <returns>The value.</returns>
+    public static Guid ReadGuid(ref CompactReader reader)
+    {
+        var bytes = reader.ReadLengthDelimited(out var start);
+        return bytes.Length == 16 ? new Guid(bytes, bigEndian: true) : throw new CompactFormatException("A guid must be 16 bytes.", start);
+    }
+
+    /// <summary>Reads a byte string within the length limit.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <param name="limits">The limits.</param>
+    /// <returns>A new array.</returns>
+    public static byte[] ReadBytes(ref CompactReader reader, CompactLimits limits)
+    {
+        ArgumentNullException.ThrowIfNull(limits);
+        var bytes = reader.ReadLengthDelimited(out var start);
+        return bytes.Length <= limits.MaxStringLength ? bytes.ToArray() : throw new CompactFormatException("A byte string exceeds the length limit.", start);
+    }
+
+    /// <summary>Gets a timestamp's 100 ns ticks since the Unix epoch.</summary>
+    /// <param name="value">The timestamp.</param>
+    /// <returns>The ticks.</returns>
+    public static long Ticks(DateTimeOffset value) => value.UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks;
+
+    /// <summary>Gets a date's 100 ns ticks since the Unix epoch, treating unspecified kinds as UTC.</summary>
+    /// <param name="value">The date.</param>
+    /// <returns>The ticks.</returns>
+    public static long Ticks(DateTime value) =>
+        (value.Kind == DateTimeKind.Local ? value.ToUniversalTime() : value).Ticks - DateTime.UnixEpoch.Ticks;
+
+    /// <summary>Reads a timestamp.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <returns>The timestamp, in UTC.</returns>
+    public static DateTimeOffset ReadDateTimeOffset(ref CompactReader reader) =>
+        DateTimeOffset.UnixEpoch.AddTicks(ReadSigned(ref reader, -DateTimeOffset.UnixEpoch.UtcTicks, DateTimeOffset.MaxValue.UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks));
+
+    /// <summary>Reads a date.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <returns>The date, of kind UTC.</returns>
+    public static DateTime ReadDateTime(ref CompactReader reader) => ReadDateTimeOffset(ref reader).UtcDateTime;
+
+    /// <summary>Starts reading a length-delimited record, list or map one level deeper.</summary>
+    /// <param name="reader">The reader positioned on the value.</param>
+    /// <param name="limits">The limits.</param>
+    /// <param name="depth">The depth of the enclosing record.</param>
+    /// <returns>A reader over the nested bytes.</returns>
+    public static CompactReader Nested(ref CompactReader reader, CompactLimits limits, int depth)
+    {
+        ArgumentNullException.ThrowIfNull(limits);
+        if (depth >= limits.MaxDepth)
+        {
+            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), reader.Offset);
+        }
+
+        return new CompactReader(reader.ReadLengthDelimited(out var start), start);
+    }
+
+    /// <summary>Reads a nested record.</summary>
+    /// <typeparam name="T">The record type.</typeparam>
+    /// <param name="reader">The reader positioned on the value.</param>
+    /// <param name="limits">The limits.</param>
+    /// <param name="depth">The depth of the enclosing record.</param>
+    /// <returns>The record.</returns>
+    public static T ReadRecord<T>(ref CompactReader reader, CompactLimits limits, int depth)
+        where T : ICompactSerializable<T>
+    {
+        var nested = Nested(ref reader, limits, depth);
+        return T.ReadFields(ref nested, limits, depth + 1);
+    }
+
+    /// <summary>Checks that a nested list or map was read to its end.</summary>
+    /// <param name="reader">The nested reader.</param>
+    public static void ExpectEnd(ref CompactReader reader)
+    {
+        if (!reader.End)
+        {
+            throw new CompactFormatException("Bytes follow the last element.", reader.Offset);
+        }
+    }
+
+    /// <summary>Adds a field to an error's path as it passes up through a record; used by generated code.</summary>
+    /// <param name="exception">The error.</param>
+    /// <param name="segment">The field's name.</param>
+    public static void AddPath(CompactFormatException exception, string segment)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        exception.Prepend(segment);
+    }
+
+    private static CompactFormatException OutOfRange(object value, int offset) =>
+        new(string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
+}

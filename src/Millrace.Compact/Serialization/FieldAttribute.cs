@@ -1,0 +1,10 @@
+namespace Millrace.Compact.Serialization;
+
+/// <summary>Maps a property of a <see cref="CompactSchemaAttribute"/> type to a field index, which never changes once used.</summary>
+/// <param name="index">The field index, at least 1.</param>
+[AttributeUsage(AttributeTargets.Property, Inherited = false)]
+public sealed class FieldAttribute(int index) : Attribute
+{
+    /// <summary>Gets the field index.</summary>
+    public int Index { get; } = index;
+}
