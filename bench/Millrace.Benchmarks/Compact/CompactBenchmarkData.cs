@@ -1,0 +1,384 @@
+using System.Text.Json.Serialization;
+using Millrace.Compact.Serialization;
+
+namespace Millrace.Benchmarks.Compact;
+
+/// <summary>The seed's user: id, name, email, age, active, created_at and a string map.</summary>
+[CompactSchema(1)]
+public partial class SeedUser
+{
+    [Field(1)]
+    [JsonPropertyName("id")]
+    public long Id { get; set; }
+
+    [Field(2)]
+    [JsonPropertyName("name")]
+    public string? Name { get; set; }
+
+    [Field(3)]
+    [JsonPropertyName("email")]
+    public string? Email { get; set; }
+
+    [Field(4)]
+    [JsonPropertyName("age")]
+    public int? Age { get; set; }
+
+    [Field(5)]
+    [JsonPropertyName("active")]
+    public bool? Active { get; set; }
+
+    [Field(6)]
+    [JsonPropertyName("created_at")]
+    public DateTimeOffset? CreatedAt { get; set; }
+
+    [Field(7)]
+    [JsonPropertyName("metadata")]
+    public Dictionary<string, string>? Metadata { get; set; }
+}
+
+/// <summary>The seed's product: id, name, description, price, category, in_stock, tags and a string map of specs.</summary>
+[CompactSchema(2)]
+public partial class SeedProduct
+{
+    [Field(1)]
+    [JsonPropertyName("id")]
+    public long Id { get; set; }
+
+    [Field(2)]
+    [JsonPropertyName("name")]
+    public string? Name { get; set; }
+
+    [Field(3)]
+    [JsonPropertyName("description")]
+    public string? Description { get; set; }
+
+    [Field(4)]
+    [JsonPropertyName("price")]
+    public double? Price { get; set; }
+
+    [Field(5)]
+    [JsonPropertyName("category")]
+    public string? Category { get; set; }
+
+    [Field(6)]
+    [JsonPropertyName("in_stock")]
+    public bool? InStock { get; set; }
+
+    [Field(7)]
+    [JsonPropertyName("tags")]
+    public List<string>? Tags { get; set; }
+
+    [Field(8)]
+    [JsonPropertyName("specs")]
+    public Dictionary<string, string>? Specs { get; set; }
+}
+
+/// <summary>The seed's large struct: field_01 to field_50, odd fields integers NN×1000, even fields "value_NN".</summary>
+[CompactSchema(3)]
+public partial class SeedLarge
+{
+    [Field(1)]
+    [JsonPropertyName("field_01")]
+    public int? Field01 { get; set; }
+
+    [Field(2)]
+    [JsonPropertyName("field_02")]
+    public string? Field02 { get; set; }
+
+    [Field(3)]
+    [JsonPropertyName("field_03")]
+    public int? Field03 { get; set; }
+
+    [Field(4)]
+    [JsonPropertyName("field_04")]
+    public string? Field04 { get; set; }
+
+    [Field(5)]
+    [JsonPropertyName("field_05")]
+    public int? Field05 { get; set; }
+
+    [Field(6)]
+    [JsonPropertyName("field_06")]
+    public string? Field06 { get; set; }
+
+    [Field(7)]
+    [JsonPropertyName("field_07")]
+    public int? Field07 { get; set; }
+
+    [Field(8)]
+    [JsonPropertyName("field_08")]
+    public string? Field08 { get; set; }
+
+    [Field(9)]
+    [JsonPropertyName("field_09")]
+    public int? Field09 { get; set; }
+
+    [Field(10)]
+    [JsonPropertyName("field_10")]
+    public string? Field10 { get; set; }
+
+    [Field(11)]
+    [JsonPropertyName("field_11")]
+    public int? Field11 { get; set; }
+
+    [Field(12)]
+    [JsonPropertyName("field_12")]
+    public string? Field12 { get; set; }
+
+    [Field(13)]
+    [JsonPropertyName("field_13")]
+    public int? Field13 { get; set; }
+
+    [Field(14)]
+    [JsonPropertyName("field_14")]
+    public string? Field14 { get; set; }
+
+    [Field(15)]
+    [JsonPropertyName("field_15")]
+    public int? Field15 { get; set; }
+
+    [Field(16)]
+    [JsonPropertyName("field_16")]
+    public string? Field16 { get; set; }
+
+    [Field(17)]
+    [JsonPropertyName("field_17")]
+    public int? Field17 { get; set; }
+
+    [Field(18)]
+    [JsonPropertyName("field_18")]
+    public string? Field18 { get; set; }
+
+    [Field(19)]
+    [JsonPropertyName("field_19")]
+    public int? Field19 { get; set; }
+
+    [Field(20)]
+    [JsonPropertyName("field_20")]
+    public string? Field20 { get; set; }
+
+    [Field(21)]
+    [JsonPropertyName("field_21")]
+    public int? Field21 { get; set; }
+
+    [Field(22)]
+    [JsonPropertyName("field_22")]
+    public string? Field22 { get; set; }
+
+    [Field(23)]
+    [JsonPropertyName("field_23")]
+    public int? Field23 { get; set; }
+
+    [Field(24)]
+    [JsonPropertyName("field_24")]
+    public string? Field24 { get; set; }
+
+    [Field(25)]
+    [JsonPropertyName("field_25")]
+    public int? Field25 { get; set; }
+
+    [Field(26)]
+    [JsonPropertyName("field_26")]
+    public string? Field26 { get; set; }
+
+    [Field(27)]
+    [JsonPropertyName("field_27")]
+    public int? Field27 { get; set; }
+
+    [Field(28)]
+    [JsonPropertyName("field_28")]
+    public string? Field28 { get; set; }
+
+    [Field(29)]
+    [JsonPropertyName("field_29")]
+    public int? Field29 { get; set; }
+
+    [Field(30)]
+    [JsonPropertyName("field_30")]
+    public string? Field30 { get; set; }
+
+    [Field(31)]
+    [JsonPropertyName("field_31")]
+    public int? Field31 { get; set; }
+
+    [Field(32)]
+    [JsonPropertyName("field_32")]
+    public string? Field32 { get; set; }
+
+    [Field(33)]
+    [JsonPropertyName("field_33")]
+    public int? Field33 { get; set; }
+
+    [Field(34)]
+    [JsonPropertyName("field_34")]
+    public string? Field34 { get; set; }
+
+    [Field(35)]
+    [JsonPropertyName("field_35")]
+    public int? Field35 { get; set; }
+
+    [Field(36)]
+    [JsonPropertyName("field_36")]
+    public string? Field36 { get; set; }
+
+    [Field(37)]
+    [JsonPropertyName("field_37")]
+    public int? Field37 { get; set; }
+
+    [Field(38)]
+    [JsonPropertyName("field_38")]
+    public string? Field38 { get; set; }
+
+    [Field(39)]
+    [JsonPropertyName("field_39")]
+    public int? Field39 { get; set; }
+
+    [Field(40)]
+    [JsonPropertyName("field_40")]
+    public string? Field40 { get; set; }
+
+    [Field(41)]
+    [JsonPropertyName("field_41")]
+    public int? Field41 { get; set; }
+
+    [Field(42)]
+    [JsonPropertyName("field_42")]
+    public string? Field42 { get; set; }
+
+    [Field(43)]
+    [JsonPropertyName("field_43")]
+    public int? Field43 { get; set; }
+
+    [Field(44)]
+    [JsonPropertyName("field_44")]
+    public string? Field44 { get; set; }
+
+    [Field(45)]
+    [JsonPropertyName("field_45")]
+    public int? Field45 { get; set; }
+
+    [Field(46)]
+    [JsonPropertyName("field_46")]
+    public string? Field46 { get; set; }
+
+    [Field(47)]
+    [JsonPropertyName("field_47")]
+    public int? Field47 { get; set; }
+
+    [Field(48)]
+    [JsonPropertyName("field_48")]
+    public string? Field48 { get; set; }
+
+    [Field(49)]
+    [JsonPropertyName("field_49")]
+    public int? Field49 { get; set; }
+
+    [Field(50)]
+    [JsonPropertyName("field_50")]
+    public string? Field50 { get; set; }
+}
+
+/// <summary>The seed's data, full and sparse.</summary>
+internal static class CompactBenchmarkData
+{
+    public static SeedUser FullUser() => new()
+    {
+        Id = 12345,
+        Name = "Alice Johnson",
+        Email = "alice.johnson@example.com",
+        Age = 30,
+        Active = true,
+        CreatedAt = new DateTimeOffset(2024, 1, 15, 10, 30, 0, TimeSpan.Zero),
+        Metadata = new() { ["role"] = "admin", ["department"] = "engineering", ["location"] = "San Francisco", ["timezone"] = "America/Los_Angeles" },
+    };
+
+    public static SeedUser SparseUser() => new() { Id = 12345, Name = "Alice Johnson" };
+
+    public static SeedProduct Product() => new()
+    {
+        Id = 1001,
+        Name = "Wireless Bluetooth Headphones",
+        Description = "Premium noise-cancelling wireless headphones with 30-hour battery life",
+        Price = 79.99,
+        Category = "Electronics",
+        InStock = true,
+        Tags = ["wireless", "bluetooth", "audio", "headphones"],
+        Specs = new() { ["battery_life"] = "30 hours", ["weight"] = "250g", ["color"] = "black" },
+    };
+
+    public static SeedLarge LargeFull() => new()
+    {
+        Field01 = 1000,
+        Field02 = "value_02",
+        Field03 = 3000,
+        Field04 = "value_04",
+        Field05 = 5000,
+        Field06 = "value_06",
+        Field07 = 7000,
+        Field08 = "value_08",
+        Field09 = 9000,
+        Field10 = "value_10",
+        Field11 = 11000,
+        Field12 = "value_12",
+        Field13 = 13000,
+        Field14 = "value_14",
+        Field15 = 15000,
+        Field16 = "value_16",
+        Field17 = 17000,
+        Field18 = "value_18",
+        Field19 = 19000,
+        Field20 = "value_20",
+        Field21 = 21000,
+        Field22 = "value_22",
+        Field23 = 23000,
+        Field24 = "value_24",
+        Field25 = 25000,
+        Field26 = "value_26",
+        Field27 = 27000,
+        Field28 = "value_28",
+        Field29 = 29000,
+        Field30 = "value_30",
+        Field31 = 31000,
+        Field32 = "value_32",
+        Field33 = 33000,
+        Field34 = "value_34",
+        Field35 = 35000,
+        Field36 = "value_36",
+        Field37 = 37000,
+        Field38 = "value_38",
+        Field39 = 39000,
+        Field40 = "value_40",
+        Field41 = 41000,
+        Field42 = "value_42",
+        Field43 = 43000,
+        Field44 = "value_44",
+        Field45 = 45000,
+        Field46 = "value_46",
+        Field47 = 47000,
+        Field48 = "value_48",
+        Field49 = 49000,
+        Field50 = "value_50",
+    };
+
+    public static SeedLarge LargeSparse() => new()
+    {
+        Field01 = 1000,
+        Field02 = "value_02",
+        Field03 = 3000,
+        Field04 = "value_04",
+        Field05 = 5000,
+        Field06 = "value_06",
+        Field07 = 7000,
+        Field08 = "value_08",
+        Field09 = 9000,
+        Field10 = "value_10",
+    };
+}
+
+/// <summary>System.Text.Json source-generated metadata for the seed's structures.</summary>
+[JsonSourceGenerationOptions(DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(SeedUser))]
+[JsonSerializable(typeof(SeedProduct))]
+[JsonSerializable(typeof(SeedLarge))]
+[JsonSerializable(typeof(List<SeedUser>))]
+internal sealed partial class CompactBenchJsonContext : JsonSerializerContext;

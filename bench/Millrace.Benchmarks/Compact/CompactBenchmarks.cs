@@ -1,0 +1,149 @@
+using System.Buffers;
+using System.IO.Compression;
+using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
+using BenchmarkDotNet.Attributes;
+using Millrace.Compact;
+using Millrace.Compact.Serialization;
+
+namespace Millrace.Benchmarks.Compact;
+
+/// <summary>
+/// The seed's structures encoded and decoded by the generated compact serializer and by System.Text.Json (source
+/// generated), both into a reused buffer writer. MessagePack, MemoryPack and protobuf-net are not served by the
+/// registry mirror, so their rows cannot run. The setup prints each case's sizes for the report's size table.
+/// </summary>
+[MemoryDiagnoser]
+public class CompactBenchmarks
+{
+    private readonly ArrayBufferWriter<byte> _output = new(64 * 1024);
+    private Func<IBufferWriter<byte>, int> _compactWrite = null!;
+    private Func<ReadOnlyMemory<byte>, object> _compactRead = null!;
+    private Func<IBufferWriter<byte>, int> _jsonWrite = null!;
+    private Func<byte[], object> _jsonRead = null!;
+    private byte[] _compact = [];
+    private byte[] _json = [];
+
+    [Params("user-full", "user-sparse", "product", "large-50/50", "large-10/50", "users-100")]
+    public string Case { get; set; } = "user-full";
+
+    [GlobalSetup]
+    public void Setup()
+    {
+        switch (Case)
+        {
+            case "user-full":
+                Use(CompactBenchmarkData.FullUser(), CompactBenchJsonContext.Default.SeedUser);
+                break;
+            case "user-sparse":
+                Use(CompactBenchmarkData.SparseUser(), CompactBenchJsonContext.Default.SeedUser);
+                break;
+            case "product":
+                Use(CompactBenchmarkData.Product(), CompactBenchJsonContext.Default.SeedProduct);
+                break;
+            case "large-50/50":
+                Use(CompactBenchmarkData.LargeFull(), CompactBenchJsonContext.Default.SeedLarge);
+                break;
+            case "large-10/50":
+                Use(CompactBenchmarkData.LargeSparse(), CompactBenchJsonContext.Default.SeedLarge);
+                break;
+            default:
+                UseMany([.. Enumerable.Range(0, 100).Select(i => CompactBenchmarkData.FullUser())]);
+                break;
+        }
+
+        _output.ResetWrittenCount();
+        _compactWrite(_output);
+        _compact = _output.WrittenSpan.ToArray();
+        _output.ResetWrittenCount();
+        _jsonWrite(_output);
+        _json = _output.WrittenSpan.ToArray();
+        Console.WriteLine($"// sizes {Case}: json {_json.Length}, json+gzip {Gzip(_json)}, compact {_compact.Length}, compact+auto {Frame(CompactCompression.Auto)}, compact+deflate {Frame(CompactCompression.Deflate)}, compact+brotli {Frame(CompactCompression.Brotli)}");
+    }
+
+    [Benchmark(Baseline = true, Description = "STJ (source generated) serialize")]
+    public int JsonSerialize()
+    {
+        _output.ResetWrittenCount();
+        return _jsonWrite(_output);
+    }
+
+    [Benchmark(Description = "Millrace compact serialize")]
+    public int CompactSerialize()
+    {
+        _output.ResetWrittenCount();
+        return _compactWrite(_output);
+    }
+
+    [Benchmark(Description = "STJ (source generated) deserialize")]
+    public object JsonDeserialize() => _jsonRead(_json);
+
+    [Benchmark(Description = "Millrace compact deserialize")]
+    public object CompactDeserialize() => _compactRead(_compact);
+
+    private static long Gzip(byte[] bytes)
+    {
+        using var buffer = new MemoryStream();
+        using (var gzip = new GZipStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true))
+        {
+            gzip.Write(bytes);
+        }
+
+        return buffer.Length;
+    }
+
+    private void Use<T>(T value, JsonTypeInfo<T> json)
+        where T : ICompactSerializable<T>
+    {
+        var jsonWriter = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
+        _compactWrite = output =>
+        {
+            CompactSerializer.Serialize(value, output);
+            return 0;
+        };
+        _compactRead = bytes => CompactSerializer.Deserialize<T>(bytes)!;
+        _jsonWrite = output =>
+        {
+            jsonWriter.Reset(output);
+            JsonSerializer.Serialize(jsonWriter, value, json);
+            jsonWriter.Flush();
+            return 0;
+        };
+        _jsonRead = bytes => JsonSerializer.Deserialize(bytes, json)!;
+        _frame = compression =>
+        {
+            var output = new ArrayBufferWriter<byte>();
+            CompactSerializer.Serialize(value, output, compression);
+            return output.WrittenCount;
+        };
+    }
+
+    private void UseMany(List<SeedUser> values)
+    {
+        var jsonWriter = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
+        _compactWrite = output =>
+        {
+            CompactSerializer.SerializeMany(values, output);
+            return 0;
+        };
+        _compactRead = bytes => CompactSerializer.DeserializeMany<SeedUser>(bytes);
+        _jsonWrite = output =>
+        {
+            jsonWriter.Reset(output);
+            JsonSerializer.Serialize(jsonWriter, values, CompactBenchJsonContext.Default.ListSeedUser);
+            jsonWriter.Flush();
+            return 0;
+        };
+        _jsonRead = bytes => JsonSerializer.Deserialize(bytes, CompactBenchJsonContext.Default.ListSeedUser)!;
+        _frame = compression =>
+        {
+            var output = new ArrayBufferWriter<byte>();
+            CompactSerializer.SerializeMany(values, output, compression);
+            return output.WrittenCount;
+        };
+    }
+
+    private Func<CompactCompression, int> _frame = null!;
+
+    private int Frame(CompactCompression compression) => _frame(compression);
+}
