@@ -19,6 +19,13 @@ public sealed partial class CompactSchemaGenerator
 
         code.Append("partial ").Append(model.Keyword).Append(' ').Append(model.Name)
             .Append(" : global::Millrace.Compact.Serialization.ICompactSerializable<").Append(model.FullName).Append(">\n{\n");
+        if (model.Cases.Count > 0)
+        {
+            EmitUnion(code, model);
+            code.Append("}\n");
+            return code.ToString();
+        }
+
         code.Append("    /// <inheritdoc />\n    public static int TypeId => ").Append(model.TypeId).Append(";\n\n");
         EmitSize(code, model);
         EmitWrite(code, model);
@@ -46,6 +53,11 @@ public sealed partial class CompactSchemaGenerator
                 : Sizes + ".OfLengthDelimited(__PayloadSize_" + field.Name + "(" + access + "))";
             code.Append(indent).Append("__size += ").Append(Sizes).Append(".OfKey(").Append(field.Index).Append(") + ").Append(value).Append(";\n");
             ClosePresence(code, field);
+        }
+
+        if (model.UnknownFields is { } unknown)
+        {
+            code.Append("        __size += this.").Append(unknown).Append("?.Bytes.Length ?? 0;\n");
         }
 
         code.Append("        return __size;\n    }\n\n");
@@ -85,6 +97,11 @@ public sealed partial class CompactSchemaGenerator
             ClosePresence(code, field);
         }
 
+        if (model.UnknownFields is { } unknown)
+        {
+            code.Append("        if (this.").Append(unknown).Append(" is { } __unknown)\n        {\n            writer.WriteRaw(__unknown.Bytes.Span);\n        }\n");
+        }
+
         code.Append("    }\n\n");
     }
 
@@ -96,6 +113,11 @@ public sealed partial class CompactSchemaGenerator
         {
             code.Append("        ").Append(model.Fields[i].TypeName).Append(" __m").Append(i).Append(" = default!;\n");
             code.Append("        bool __has").Append(i).Append(" = false;\n");
+        }
+
+        if (model.UnknownFields is not null)
+        {
+            code.Append("        global::Millrace.Compact.Serialization.CompactUnknownFields? __unknown = null;\n");
         }
 
         code.Append("        while (true)\n        {\n            var __offset = reader.Offset;\n")
@@ -140,7 +162,13 @@ public sealed partial class CompactSchemaGenerator
                 .Append("                    __has").Append(i).Append(" = true;\n                    break;\n");
         }
 
-        code.Append("                default:\n                    reader.Skip(__wire);\n                    break;\n            }\n        }\n\n");
+        code.Append("                default:\n                    reader.Skip(__wire);\n");
+        if (model.UnknownFields is not null)
+        {
+            code.Append("                    (__unknown ??= new global::Millrace.Compact.Serialization.CompactUnknownFields()).Append(reader.Since(__offset));\n");
+        }
+
+        code.Append("                    break;\n            }\n        }\n\n");
         for (var i = 0; i < model.Fields.Count; i++)
         {
             if (model.Fields[i].IsRequired)
@@ -175,7 +203,51 @@ public sealed partial class CompactSchemaGenerator
                 .Append("\n        }\n\n");
         }
 
+        if (model.UnknownFields is { } kept)
+        {
+            code.Append("        if (__unknown is not null)\n        {\n            ")
+                .Append(model.UnknownFieldsInitOnly && withCapable ? "__result = __result with { " + kept + " = __unknown };" : "__result." + kept + " = __unknown;")
+                .Append("\n        }\n\n");
+        }
+
         code.Append("        return __result;\n    }\n");
+    }
+
+    private static void EmitUnion(StringBuilder code, CompactTypeModel model)
+    {
+        var self = "global::Millrace.Compact.Serialization.ICompactSerializable<" + model.FullName + ">";
+        var name = model.Name;
+        code.Append("    static int ").Append(self).Append(".TypeId => ").Append(model.TypeId).Append(";\n\n");
+        code.Append("    int ").Append(self).Append(".GetFieldsSize() => this switch\n    {\n");
+        foreach (var c in model.Cases)
+        {
+            code.Append("        ").Append(c.TypeName).Append(" __case => ").Append(Sizes).Append(".OfKey(").Append(c.Tag).Append(") + ")
+                .Append(Sizes).Append(".OfLengthDelimited(").Append(Values).Append(".RecordSize<").Append(c.TypeName).Append(">(__case)),\n");
+        }
+
+        code.Append("        _ => throw new global::System.InvalidOperationException(GetType().Name + \" is not a case of union ").Append(name).Append(".\"),\n    };\n\n");
+        code.Append("    void ").Append(self).Append(".WriteFields(global::Millrace.Compact.Wire.CompactWriter writer)\n    {\n        switch (this)\n        {\n");
+        foreach (var c in model.Cases)
+        {
+            code.Append("            case ").Append(c.TypeName).Append(" __case:\n                writer.WriteKey(").Append(c.Tag).Append(", ").Append(Wire).Append(".LengthDelimited);\n")
+                .Append("                ").Append(Values).Append(".WriteRecord<").Append(c.TypeName).Append(">(writer, __case);\n                break;\n");
+        }
+
+        code.Append("            default:\n                throw new global::System.InvalidOperationException(GetType().Name + \" is not a case of union ").Append(name).Append(".\");\n        }\n    }\n\n");
+        code.Append("    static ").Append(model.FullName).Append(' ').Append(self)
+            .Append(".ReadFields(ref global::Millrace.Compact.Wire.CompactReader reader, global::Millrace.Compact.CompactLimits limits, int depth)\n    {\n")
+            .Append("        var __offset = reader.Offset;\n")
+            .Append("        if (!reader.TryReadKey(out var __tag, out var __wire))\n        {\n            throw new global::Millrace.Compact.CompactFormatException(\"A ").Append(name).Append(" value holds no case.\", __offset);\n        }\n\n")
+            .Append("        ").Append(Values).Append(".ExpectWireType(__wire, ").Append(Wire).Append(".LengthDelimited, __tag, __offset);\n")
+            .Append("        ").Append(model.FullName).Append(" __result;\n        switch (__tag)\n        {\n");
+        foreach (var c in model.Cases)
+        {
+            code.Append("            case ").Append(c.Tag).Append(":\n                __result = ").Append(Values).Append(".ReadRecord<").Append(c.TypeName).Append(">(ref reader, limits, depth);\n                break;\n");
+        }
+
+        code.Append("            default:\n                throw ").Append(Values).Append(".UnknownUnionCase(__tag, \"").Append(name).Append("\", __offset);\n        }\n\n")
+            .Append("        if (!reader.End)\n        {\n            throw new global::Millrace.Compact.CompactFormatException(\"A ").Append(name).Append(" value holds more than one case.\", reader.Offset);\n        }\n\n")
+            .Append("        return __result;\n    }\n");
     }
 
     private static void EmitPayloadSize(StringBuilder code, FieldModel field)
@@ -198,18 +270,45 @@ public sealed partial class CompactSchemaGenerator
     private static (string Access, string Indent) OpenPresence(StringBuilder code, FieldModel field)
     {
         var access = "this." + field.Name;
-        if (!field.IsNullableValue && !field.CanBeNull)
+        var conditions = new List<string>();
+        if (field.IsNullableValue)
+        {
+            conditions.Add(access + ".HasValue");
+        }
+        else if (field.CanBeNull)
+        {
+            conditions.Add(access + " is not null");
+        }
+
+        var value = field.IsNullableValue ? access + ".Value" : access;
+        if (field.OmitDefault)
+        {
+            conditions.Add(field.Collection switch
+            {
+                CollectionKind.Array => value + ".Length > 0",
+                CollectionKind.List or CollectionKind.Map => value + ".Count > 0",
+                _ => field.Value.Kind switch
+                {
+                    ValueKind.String => value + ".Length > 0",
+                    ValueKind.Bytes or ValueKind.Memory => value + ".Length > 0",
+                    ValueKind.Record => "true",
+                    _ => "!global::System.Collections.Generic.EqualityComparer<" + field.Value.TypeName + ">.Default.Equals(" + value + ", default!)",
+                },
+            });
+        }
+
+        if (conditions.Count == 0)
         {
             return (access, "        ");
         }
 
-        code.Append("        if (").Append(access).Append(field.IsNullableValue ? ".HasValue" : " is not null").Append(")\n        {\n");
-        return (field.IsNullableValue ? access + ".Value" : access, "            ");
+        code.Append("        if (").Append(string.Join(" && ", conditions)).Append(")\n        {\n");
+        return (value, "            ");
     }
 
     private static void ClosePresence(StringBuilder code, FieldModel field)
     {
-        if (field.IsNullableValue || field.CanBeNull)
+        if (field.IsNullableValue || field.CanBeNull || field.OmitDefault)
         {
             code.Append("        }\n");
         }
@@ -237,7 +336,7 @@ public sealed partial class CompactSchemaGenerator
         ValueKind.Bytes or ValueKind.Memory => Sizes + ".OfLengthDelimited(" + x + ".Length)",
         ValueKind.DateTime or ValueKind.DateTimeOffset => Sizes + ".OfZigZag(" + Values + ".Ticks(" + x + "))",
         ValueKind.TimeSpan => Sizes + ".OfZigZag(" + x + ".Ticks)",
-        _ => Sizes + ".OfLengthDelimited(" + x + ".GetFieldsSize())",
+        _ => Sizes + ".OfLengthDelimited(" + Values + ".RecordSize<" + value.TypeName + ">(" + x + "))",
     };
 
     private static string ValueWrite(ValueShape value, string x) => value.Kind switch
@@ -254,7 +353,7 @@ public sealed partial class CompactSchemaGenerator
         ValueKind.Guid => Values + ".WriteGuid(writer, " + x + ");",
         ValueKind.DateTime or ValueKind.DateTimeOffset => "writer.WriteSigned(" + Values + ".Ticks(" + x + "));",
         ValueKind.TimeSpan => "writer.WriteSigned(" + x + ".Ticks);",
-        _ => "writer.WriteVarint((ulong)" + x + ".GetFieldsSize()); " + x + ".WriteFields(writer);",
+        _ => Values + ".WriteRecord<" + value.TypeName + ">(writer, " + x + ");",
     };
 
     private static string ValueRead(ValueShape value, string r) => value.Kind switch

@@ -26,7 +26,27 @@ public sealed partial class CompactSchemaGenerator
             diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NestedType, location, type.Name));
         }
 
-        if (type.TypeKind == TypeKind.Class && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
+        var cases = new List<UnionCase>();
+        foreach (var union in type.GetAttributes().Where(a => IsOurs(a, "CompactUnionAttribute")))
+        {
+            var tag = union.ConstructorArguments[0].Value is int value ? value : 0;
+            var caseType = union.ConstructorArguments[1].Value as INamedTypeSymbol;
+            var caseName = caseType?.Name ?? "?";
+            if (tag < 1)
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NonPositiveIndex, location, type.Name, caseName, tag));
+            }
+            else if (cases.FirstOrDefault(c => c.Tag == tag) is { } taken)
+            {
+                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.DuplicateIndex, location, type.Name, caseName, tag, taken.TypeName));
+            }
+            else if (caseType is not null)
+            {
+                cases.Add(new UnionCase(tag, caseType.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat)));
+            }
+        }
+
+        if (cases.Count == 0 && type.TypeKind == TypeKind.Class && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
         {
             diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NoConstructor, location, type.Name));
         }
@@ -37,9 +57,19 @@ public sealed partial class CompactSchemaGenerator
             .Select(c => c.Value is int i ? i : 0));
         var byIndex = new Dictionary<int, string>();
         var fields = new List<FieldModel>();
+        string? unknownFields = null;
+        var unknownFieldsInitOnly = false;
         foreach (var property in type.GetMembers().OfType<IPropertySymbol>())
         {
             cancellationToken.ThrowIfCancellationRequested();
+            if (property.GetAttributes().Any(a => IsOurs(a, "UnknownFieldsAttribute")) && property.SetMethod is not null
+                && property.Type.WithNullableAnnotation(NullableAnnotation.NotAnnotated).ToDisplayString() == Namespace + ".CompactUnknownFields")
+            {
+                unknownFields = property.Name;
+                unknownFieldsInitOnly = property.SetMethod.IsInitOnly;
+                continue;
+            }
+
             var field = property.GetAttributes().FirstOrDefault(a => IsOurs(a, "FieldAttribute"));
             if (field is null || property.IsStatic || property.SetMethod is null || property.GetMethod is null)
             {
@@ -67,7 +97,8 @@ public sealed partial class CompactSchemaGenerator
             }
 
             byIndex.Add(index, property.Name);
-            var model = ParseField(property, index);
+            var omitDefault = field.NamedArguments.Any(a => a.Key == "OmitDefault" && a.Value.Value is true);
+            var model = ParseField(property, index, omitDefault);
             if (model is null)
             {
                 diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.UnsupportedMember, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
@@ -88,11 +119,11 @@ public sealed partial class CompactSchemaGenerator
         var ns = type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString();
         var typeId = schema.ConstructorArguments.FirstOrDefault().Value is int id ? id : 0;
         return new ParseResult(
-            new CompactTypeModel(ns, type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), keyword, typeId, fields.OrderBy(f => f.Index).ToList()),
+            new CompactTypeModel(ns, type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), keyword, typeId, fields.OrderBy(f => f.Index).ToList(), cases, unknownFields, unknownFieldsInitOnly),
             ImmutableArray<Diagnostic>.Empty);
     }
 
-    private static FieldModel? ParseField(IPropertySymbol property, int index)
+    private static FieldModel? ParseField(IPropertySymbol property, int index, bool omitDefault)
     {
         var type = property.Type;
         var typeName = type.ToDisplayString(TypeFormat);
@@ -128,7 +159,7 @@ public sealed partial class CompactSchemaGenerator
         var shape = Classify(valueType);
         return shape is null
             ? null
-            : new FieldModel(property.Name, index, typeName, shape, collection, isNullableValue, !isNullableValue && type.IsReferenceType, property.SetMethod!.IsInitOnly, property.IsRequired);
+            : new FieldModel(property.Name, index, typeName, shape, collection, isNullableValue, !isNullableValue && type.IsReferenceType, property.SetMethod!.IsInitOnly, property.IsRequired, omitDefault);
     }
 
     private static ValueShape? Classify(ITypeSymbol type)

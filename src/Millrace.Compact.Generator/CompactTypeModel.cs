@@ -49,8 +49,9 @@ internal sealed class ValueShape
 /// <summary>One field.</summary>
 internal sealed class FieldModel
 {
-    public FieldModel(string name, int index, string typeName, ValueShape value, CollectionKind collection, bool isNullableValue, bool canBeNull, bool isInitOnly, bool isRequired)
+    public FieldModel(string name, int index, string typeName, ValueShape value, CollectionKind collection, bool isNullableValue, bool canBeNull, bool isInitOnly, bool isRequired, bool omitDefault)
     {
+        OmitDefault = omitDefault;
         Name = name;
         Index = index;
         TypeName = typeName;
@@ -79,13 +80,33 @@ internal sealed class FieldModel
     public bool IsInitOnly { get; }
 
     public bool IsRequired { get; }
+
+    /// <summary>Gets a value indicating whether a default value is omitted like an absent one.</summary>
+    public bool OmitDefault { get; }
+}
+
+/// <summary>A case of a union: its tag and subtype.</summary>
+internal sealed class UnionCase
+{
+    public UnionCase(int tag, string typeName)
+    {
+        Tag = tag;
+        TypeName = typeName;
+    }
+
+    public int Tag { get; }
+
+    public string TypeName { get; }
 }
 
 /// <summary>A type to generate for.</summary>
 internal sealed class CompactTypeModel
 {
-    public CompactTypeModel(string? ns, string name, string fullName, string keyword, int typeId, System.Collections.Generic.IReadOnlyList<FieldModel> fields)
+    public CompactTypeModel(string? ns, string name, string fullName, string keyword, int typeId, System.Collections.Generic.IReadOnlyList<FieldModel> fields, System.Collections.Generic.IReadOnlyList<UnionCase> cases, string? unknownFields, bool unknownFieldsInitOnly)
     {
+        Cases = cases;
+        UnknownFields = unknownFields;
+        UnknownFieldsInitOnly = unknownFieldsInitOnly;
         Namespace = ns;
         Name = name;
         FullName = fullName;
@@ -105,4 +126,12 @@ internal sealed class CompactTypeModel
     public int TypeId { get; }
 
     public System.Collections.Generic.IReadOnlyList<FieldModel> Fields { get; }
+
+    /// <summary>Gets the cases of a union base type; empty for a record type.</summary>
+    public System.Collections.Generic.IReadOnlyList<UnionCase> Cases { get; }
+
+    /// <summary>Gets the name of the property that keeps unknown fields, if any.</summary>
+    public string? UnknownFields { get; }
+
+    public bool UnknownFieldsInitOnly { get; }
 }

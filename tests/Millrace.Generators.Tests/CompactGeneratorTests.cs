@@ -28,7 +28,12 @@ public class CompactGeneratorTests
                 [Field(10)] public System.DateTimeOffset Created { get; set; }
                 [Field(11)] public decimal Balance { get; set; }
                 [Field(12)] public ushort[] Ports { get; set; } = System.Array.Empty<ushort>();
+                [Field(13, OmitDefault = true)] public int Retries { get; set; }
+                [UnknownFields] public CompactUnknownFields? Unknown { get; set; }
+                [Field(14)] public Shape? Shape { get; set; }
             }
+            [CompactSchema(3)] [CompactUnion(1, typeof(Circle))] public abstract partial class Shape { }
+            [CompactSchema(4)] public partial class Circle : Shape { [Field(1)] public double R { get; set; } }
             """);
         Assert.Empty(generator);
         Assert.Empty(compilation);
@@ -41,6 +46,7 @@ public class CompactGeneratorTests
     [InlineData("[CompactSchema(1)] [ReservedFields(2, 3)] public partial class P { [Field(3)] public int X { get; set; } }", "MRCMP004")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1)] public System.Uri? X { get; set; } }", "MRCMP005")]
     [InlineData("public partial class Outer { [CompactSchema(1)] public partial class P { } }", "MRCMP006")]
+    [InlineData("[CompactSchema(1)] [CompactUnion(1, typeof(A))] [CompactUnion(1, typeof(B))] public abstract partial class P { } [CompactSchema(2)] public partial class A : P { } [CompactSchema(3)] public partial class B : P { }", "MRCMP003")]
     [InlineData("[CompactSchema(1)] public partial class P { public P(int x) { } }", "MRCMP007")]
     public void InvalidSchemas_AreCompileErrors(string declaration, string id)
     {

@@ -63,6 +63,16 @@ public static class CompactSerializer
         return T.ReadFields(ref reader, limits, 0);
     }
 
+    /// <summary>Reads a single-record frame from a byte sequence.</summary>
+    /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
+    /// <param name="frame">The frame, in one or more segments.</param>
+    /// <param name="limits">The limits.</param>
+    /// <returns>The record.</returns>
+    /// <exception cref="CompactFormatException">The frame is malformed, is a collection, or holds another type.</exception>
+    public static T Deserialize<T>(ReadOnlySequence<byte> frame, CompactLimits? limits = null)
+        where T : ICompactSerializable<T> =>
+        Deserialize<T>(frame.IsSingleSegment ? frame.First : frame.ToArray(), limits);
+
     /// <summary>Reads a collection frame.</summary>
     /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
     /// <param name="frame">The frame.</param>

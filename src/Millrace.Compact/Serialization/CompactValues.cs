@@ -183,6 +183,37 @@ public static class CompactValues
         return T.ReadFields(ref nested, limits, depth + 1);
     }
 
+    /// <summary>Gets a record's field bytes through its interface, whether implemented publicly or explicitly (unions).</summary>
+    /// <typeparam name="T">The record type.</typeparam>
+    /// <param name="value">The record.</param>
+    /// <returns>The byte count of its fields.</returns>
+    public static int RecordSize<T>(T value)
+        where T : ICompactSerializable<T>
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        return value.GetFieldsSize();
+    }
+
+    /// <summary>Writes a record as a length-delimited value.</summary>
+    /// <typeparam name="T">The record type.</typeparam>
+    /// <param name="writer">The writer.</param>
+    /// <param name="value">The record.</param>
+    public static void WriteRecord<T>(CompactWriter writer, T value)
+        where T : ICompactSerializable<T>
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        writer.WriteVarint((ulong)value.GetFieldsSize());
+        value.WriteFields(writer);
+    }
+
+    /// <summary>Fails a union read whose tag names no known case.</summary>
+    /// <param name="tag">The tag read.</param>
+    /// <param name="union">The union type's name.</param>
+    /// <param name="offset">The tag's offset.</param>
+    /// <returns>Never returns.</returns>
+    public static CompactFormatException UnknownUnionCase(int tag, string union, int offset) =>
+        new(string.Create(CultureInfo.InvariantCulture, $"Union {union} has no case with tag {tag}."), offset);
+
     /// <summary>Checks that a nested list or map was read to its end.</summary>
     /// <param name="reader">The nested reader.</param>
     public static void ExpectEnd(ref CompactReader reader)

@@ -7,4 +7,8 @@ public sealed class FieldAttribute(int index) : Attribute
 {
     /// <summary>Gets the field index.</summary>
     public int Index { get; } = index;
+
+    /// <summary>Gets a value indicating whether a value equal to its type's default (0, false, an empty string) is omitted
+    /// like an absent one, costing zero bytes; readers then see the default.</summary>
+    public bool OmitDefault { get; init; }
 }

@@ -35,6 +35,11 @@ public ref struct CompactReader
     /// <summary>Gets the number of bytes left.</summary>
     public readonly int Remaining => _data.Length - _position;
 
+    /// <summary>Gets the bytes read since <paramref name="offset"/> (an <see cref="Offset"/> taken earlier).</summary>
+    /// <param name="offset">An earlier offset of this reader.</param>
+    /// <returns>The bytes.</returns>
+    public readonly ReadOnlySpan<byte> Since(int offset) => _data[(offset - _baseOffset).._position];
+
     /// <summary>Reads a field key.</summary>
     /// <param name="index">The field index.</param>
     /// <param name="wireType">The wire type.</param>

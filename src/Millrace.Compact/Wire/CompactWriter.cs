@@ -46,6 +46,14 @@ public readonly ref struct CompactWriter(IBufferWriter<byte> output)
         output.Advance(bytes.Length);
     }
 
+    /// <summary>Writes bytes as they are: whole fields kept from an earlier read.</summary>
+    /// <param name="bytes">The bytes.</param>
+    public void WriteRaw(ReadOnlySpan<byte> bytes)
+    {
+        bytes.CopyTo(output.GetSpan(bytes.Length));
+        output.Advance(bytes.Length);
+    }
+
     /// <summary>Writes a string as a varint byte length and its UTF-8 bytes.</summary>
     /// <param name="text">The string.</param>
     public void WriteString(string text)
