@@ -21,8 +21,12 @@ public class CompactBenchmarks
     private Func<ReadOnlyMemory<byte>, object> _compactRead = null!;
     private Func<IBufferWriter<byte>, int> _jsonWrite = null!;
     private Func<byte[], object> _jsonRead = null!;
+    private Google.Protobuf.IMessage _proto = null!;
+    private Google.Protobuf.MessageParser _protoParser = null!;
+    private Func<CompactCompression, int> _frame = null!;
     private byte[] _compact = [];
     private byte[] _json = [];
+    private byte[] _protoBytes = [];
 
     [Params("user-full", "user-sparse", "product", "large-50/50", "large-10/50", "users-100")]
     public string Case { get; set; } = "user-full";
@@ -34,21 +38,28 @@ public class CompactBenchmarks
         {
             case "user-full":
                 Use(CompactBenchmarkData.FullUser(), CompactBenchJsonContext.Default.SeedUser);
+                UseProto(ProtoMapping.ToProto(CompactBenchmarkData.FullUser()), Proto.User.Parser);
                 break;
             case "user-sparse":
                 Use(CompactBenchmarkData.SparseUser(), CompactBenchJsonContext.Default.SeedUser);
+                UseProto(ProtoMapping.ToProto(CompactBenchmarkData.SparseUser()), Proto.User.Parser);
                 break;
             case "product":
                 Use(CompactBenchmarkData.Product(), CompactBenchJsonContext.Default.SeedProduct);
+                UseProto(ProtoMapping.ToProto(CompactBenchmarkData.Product()), Proto.Product.Parser);
                 break;
             case "large-50/50":
                 Use(CompactBenchmarkData.LargeFull(), CompactBenchJsonContext.Default.SeedLarge);
+                UseProto(ProtoMapping.ToProto(CompactBenchmarkData.LargeFull()), Proto.Large.Parser);
                 break;
             case "large-10/50":
                 Use(CompactBenchmarkData.LargeSparse(), CompactBenchJsonContext.Default.SeedLarge);
+                UseProto(ProtoMapping.ToProto(CompactBenchmarkData.LargeSparse()), Proto.Large.Parser);
                 break;
             default:
-                UseMany([.. Enumerable.Range(0, 100).Select(i => CompactBenchmarkData.FullUser())]);
+                List<SeedUser> users = [.. Enumerable.Range(0, 100).Select(i => CompactBenchmarkData.FullUser())];
+                UseMany(users);
+                UseProto(ProtoMapping.ToProto(users), Proto.UserList.Parser);
                 break;
         }
 
@@ -58,7 +69,8 @@ public class CompactBenchmarks
         _output.ResetWrittenCount();
         _jsonWrite(_output);
         _json = _output.WrittenSpan.ToArray();
-        Console.WriteLine($"// sizes {Case}: json {_json.Length}, json+gzip {Gzip(_json)}, compact {_compact.Length}, compact+auto {Frame(CompactCompression.Auto)}, compact+deflate {Frame(CompactCompression.Deflate)}, compact+brotli {Frame(CompactCompression.Brotli)}");
+        _protoBytes = Google.Protobuf.MessageExtensions.ToByteArray(_proto);
+        Console.WriteLine($"// sizes {Case}: json {_json.Length}, json+gzip {Gzip(_json)}, compact {_compact.Length}, compact+auto {Frame(CompactCompression.Auto)}, compact+deflate {Frame(CompactCompression.Deflate)}, compact+brotli {Frame(CompactCompression.Brotli)}, protobuf {_protoBytes.Length}");
     }
 
     [Benchmark(Baseline = true, Description = "STJ (source generated) serialize")]
@@ -75,11 +87,28 @@ public class CompactBenchmarks
         return _compactWrite(_output);
     }
 
+    [Benchmark(Description = "Google.Protobuf serialize")]
+    public int ProtobufSerialize()
+    {
+        _output.ResetWrittenCount();
+        Google.Protobuf.MessageExtensions.WriteTo(_proto, _output);
+        return _output.WrittenCount;
+    }
+
     [Benchmark(Description = "STJ (source generated) deserialize")]
     public object JsonDeserialize() => _jsonRead(_json);
 
     [Benchmark(Description = "Millrace compact deserialize")]
     public object CompactDeserialize() => _compactRead(_compact);
+
+    [Benchmark(Description = "Google.Protobuf deserialize")]
+    public object ProtobufDeserialize() => ProtoMapping.Parse(_protoParser, _protoBytes);
+
+    private void UseProto(Google.Protobuf.IMessage message, Google.Protobuf.MessageParser parser)
+    {
+        _proto = message;
+        _protoParser = parser;
+    }
 
     private static long Gzip(byte[] bytes)
     {
@@ -142,8 +171,6 @@ public class CompactBenchmarks
             return output.WrittenCount;
         };
     }
-
-    private Func<CompactCompression, int> _frame = null!;
 
     private int Frame(CompactCompression compression) => _frame(compression);
 }
