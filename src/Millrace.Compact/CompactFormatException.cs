@@ -2,18 +2,14 @@ namespace Millrace.Compact;
 
 /// <summary>The one exception the compact readers throw for malformed or mismatched input: where (byte offset in the
 /// uncompressed body, field path such as <c>User.tags[2]</c>) and why.</summary>
-public sealed class CompactFormatException : FormatException
+public sealed class CompactFormatException : LocatedFormatException
 {
-    private readonly ErrorPath _path = new();
-
     /// <summary>Initializes a new instance.</summary>
     /// <param name="reason">Why the input is rejected.</param>
     /// <param name="byteOffset">The offset of the offending byte.</param>
     public CompactFormatException(string reason, long byteOffset)
-        : base(reason)
+        : base(reason, byteOffset)
     {
-        Reason = reason;
-        ByteOffset = byteOffset;
     }
 
     /// <summary>Initializes a new instance.</summary>
@@ -35,20 +31,5 @@ public sealed class CompactFormatException : FormatException
     public CompactFormatException(string message, Exception innerException)
         : base(message, innerException)
     {
-        Reason = message;
     }
-
-    /// <summary>Gets why the input is rejected, without the location.</summary>
-    public string Reason { get; }
-
-    /// <summary>Gets the offset of the offending byte.</summary>
-    public long ByteOffset { get; }
-
-    /// <summary>Gets the field path, outermost first.</summary>
-    public string Path => _path.ToString();
-
-    /// <inheritdoc />
-    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path);
-
-    internal void Prepend(string segment) => _path.Prepend(segment);
 }

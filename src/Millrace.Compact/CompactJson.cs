@@ -1,8 +1,8 @@
 using System.Buffers;
-using System.Buffers.Binary;
 using System.Globalization;
 using System.Text.Json;
 using Millrace.Compact.Schema;
+using Millrace.Compact.Serialization;
 using Millrace.Compact.Wire;
 
 namespace Millrace.Compact;
@@ -85,7 +85,7 @@ public static class CompactJson
             }
             catch (CompactFormatException exception)
             {
-                exception.Prepend(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
+                exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
                 throw;
             }
         }
@@ -151,15 +151,7 @@ public static class CompactJson
                     writer.WriteFixed64((ulong)BitConverter.DoubleToInt64Bits(value.GetDouble()));
                     break;
                 case CompactFieldKind.Decimal:
-                    Span<int> bits = stackalloc int[4];
-                    decimal.GetBits(value.GetDecimal(), bits);
-                    Span<byte> bytes = stackalloc byte[16];
-                    for (var i = 0; i < 4; i++)
-                    {
-                        BinaryPrimitives.WriteInt32LittleEndian(bytes[(i * 4)..], bits[i]);
-                    }
-
-                    writer.WriteLengthDelimited(bytes);
+                    CompactValues.WriteDecimal(writer, value.GetDecimal());
                     break;
                 case CompactFieldKind.String:
                     writer.WriteString(value.GetString()!);
@@ -168,12 +160,10 @@ public static class CompactJson
                     writer.WriteLengthDelimited(value.GetBytesFromBase64());
                     break;
                 case CompactFieldKind.Guid:
-                    Span<byte> guid = stackalloc byte[16];
-                    value.GetGuid().TryWriteBytes(guid, bigEndian: true, out _);
-                    writer.WriteLengthDelimited(guid);
+                    CompactValues.WriteGuid(writer, value.GetGuid());
                     break;
                 case CompactFieldKind.Timestamp:
-                    writer.WriteSigned(value.GetDateTimeOffset().UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks);
+                    writer.WriteSigned(CompactValues.Ticks(value.GetDateTimeOffset()));
                     break;
                 case CompactFieldKind.Duration:
                     writer.WriteSigned(TimeSpan.ParseExact(value.GetString()!, "c", CultureInfo.InvariantCulture).Ticks);
@@ -258,7 +248,7 @@ public static class CompactJson
             }
             catch (CompactFormatException exception)
             {
-                exception.Prepend(field.Name);
+                exception.PrependPath(field.Name);
                 throw;
             }
         }
@@ -272,12 +262,7 @@ public static class CompactJson
         switch (type.Kind)
         {
             case CompactFieldKind.Bool:
-                output.WriteBooleanValue(reader.ReadVarint() switch
-                {
-                    0 => false,
-                    1 => true,
-                    var other => throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{other} is not a bool."), offset),
-                });
+                output.WriteBooleanValue(CompactValues.ReadBool(ref reader));
                 break;
             case CompactFieldKind.Int32:
                 output.WriteNumberValue(reader.ReadSigned() is var i32 and >= int.MinValue and <= int.MaxValue ? (int)i32 : throw OutOfRange(type, offset));
@@ -302,24 +287,19 @@ public static class CompactJson
                 output.WriteNumberValue(number);
                 break;
             case CompactFieldKind.Decimal:
-                output.WriteNumberValue(ReadDecimal(reader.ReadLengthDelimited(out var decimalStart), decimalStart));
+                output.WriteNumberValue(CompactValues.ReadDecimal(ref reader));
                 break;
             case CompactFieldKind.String:
                 output.WriteStringValue(reader.ReadString(limits.MaxStringLength));
                 break;
             case CompactFieldKind.Bytes:
-                var bytes = reader.ReadLengthDelimited(out var bytesStart);
-                output.WriteBase64StringValue(bytes.Length <= limits.MaxStringLength ? bytes : throw new CompactFormatException("A byte string exceeds the length limit.", bytesStart));
+                output.WriteBase64StringValue(CompactValues.ReadBytes(ref reader, limits));
                 break;
             case CompactFieldKind.Guid:
-                var guid = reader.ReadLengthDelimited(out var guidStart);
-                output.WriteStringValue(guid.Length == 16 ? new Guid(guid, bigEndian: true) : throw new CompactFormatException("A guid must be 16 bytes.", guidStart));
+                output.WriteStringValue(CompactValues.ReadGuid(ref reader));
                 break;
             case CompactFieldKind.Timestamp:
-                var ticks = reader.ReadSigned();
-                output.WriteStringValue(ticks >= -DateTimeOffset.UnixEpoch.UtcTicks && ticks <= DateTimeOffset.MaxValue.UtcTicks - DateTimeOffset.UnixEpoch.UtcTicks
-                    ? DateTimeOffset.UnixEpoch.AddTicks(ticks)
-                    : throw OutOfRange(type, offset));
+                output.WriteStringValue(CompactValues.ReadDateTimeOffset(ref reader));
                 break;
             case CompactFieldKind.Duration:
                 output.WriteStringValue(TimeSpan.FromTicks(reader.ReadSigned()).ToString("c", CultureInfo.InvariantCulture));
@@ -371,7 +351,7 @@ public static class CompactJson
             }
             catch (CompactFormatException exception)
             {
-                exception.Prepend(segment);
+                exception.PrependPath(segment);
                 throw;
             }
         }
@@ -388,29 +368,6 @@ public static class CompactJson
         if (!reader.End)
         {
             throw new CompactFormatException("Bytes follow the last element.", reader.Offset);
-        }
-    }
-
-    private static decimal ReadDecimal(ReadOnlySpan<byte> bytes, int start)
-    {
-        if (bytes.Length != 16)
-        {
-            throw new CompactFormatException("A decimal must be 16 bytes.", start);
-        }
-
-        Span<int> bits = stackalloc int[4];
-        for (var i = 0; i < 4; i++)
-        {
-            bits[i] = BinaryPrimitives.ReadInt32LittleEndian(bytes[(i * 4)..]);
-        }
-
-        try
-        {
-            return new decimal(bits);
-        }
-        catch (ArgumentException exception)
-        {
-            throw new CompactFormatException($"Invalid decimal: {exception.Message}", start);
         }
     }
 
@@ -432,7 +389,7 @@ public static class CompactJson
         }
         catch (CompactFormatException exception)
         {
-            exception.Prepend(segment);
+            exception.PrependPath(segment);
             throw;
         }
     }

@@ -230,7 +230,7 @@ public static class CompactValues
     public static void AddPath(CompactFormatException exception, string segment)
     {
         ArgumentNullException.ThrowIfNull(exception);
-        exception.Prepend(segment);
+        exception.PrependPath(segment);
     }
 
     private static CompactFormatException OutOfRange(object value, int offset) =>

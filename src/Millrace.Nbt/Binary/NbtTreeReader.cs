@@ -41,7 +41,7 @@ internal ref struct NbtTreeReader
         }
         catch (NbtFormatException exception) when (!string.IsNullOrEmpty(name))
         {
-            exception.Prepend(name);
+            exception.PrependPath(name);
             throw;
         }
 
@@ -131,7 +131,7 @@ internal ref struct NbtTreeReader
             }
             catch (NbtFormatException exception)
             {
-                exception.Prepend(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
+                exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
                 throw;
             }
         }
@@ -161,7 +161,7 @@ internal ref struct NbtTreeReader
             }
             catch (NbtFormatException exception)
             {
-                exception.Prepend(name);
+                exception.PrependPath(name);
                 throw;
             }
         }

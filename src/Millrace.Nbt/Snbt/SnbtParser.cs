@@ -88,7 +88,7 @@ public sealed class SnbtParser
             }
             catch (NbtFormatException exception)
             {
-                exception.Prepend(name);
+                exception.PrependPath(name);
                 throw;
             }
 
@@ -127,7 +127,7 @@ public sealed class SnbtParser
                 }
                 catch (NbtFormatException exception)
                 {
-                    exception.Prepend(string.Create(CultureInfo.InvariantCulture, $"[{elements.Count}]"));
+                    exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{elements.Count}]"));
                     throw;
                 }
             }
