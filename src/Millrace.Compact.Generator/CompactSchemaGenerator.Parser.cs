@@ -1,6 +1,6 @@
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
+using Millrace.Generators;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace Millrace.Compact.Generator;
@@ -12,20 +12,10 @@ public sealed partial class CompactSchemaGenerator
     private static readonly SymbolDisplayFormat TypeFormat = SymbolDisplayFormat.FullyQualifiedFormat
         .AddMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
 
-    private static ParseResult Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, AttributeData schema, CancellationToken cancellationToken)
+    private static GeneratorParseResult<CompactTypeModel> Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, AttributeData schema, CancellationToken cancellationToken)
     {
         var diagnostics = ImmutableArray.CreateBuilder<Diagnostic>();
         var location = syntax.Identifier.GetLocation();
-        if (!syntax.Modifiers.Any(m => m.IsKind(SyntaxKind.PartialKeyword)))
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NotPartial, location, type.Name));
-        }
-
-        if (type.ContainingType is not null)
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NestedType, location, type.Name));
-        }
-
         var cases = new List<UnionCase>();
         foreach (var union in type.GetAttributes().Where(a => IsOurs(a, "CompactUnionAttribute")))
         {
@@ -46,10 +36,7 @@ public sealed partial class CompactSchemaGenerator
             }
         }
 
-        if (cases.Count == 0 && type.TypeKind == TypeKind.Class && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NoConstructor, location, type.Name));
-        }
+        TargetTypeChecks.Check(type, syntax, needsConstructor: cases.Count == 0, (DiagnosticDescriptors.NotPartial, DiagnosticDescriptors.NestedType, DiagnosticDescriptors.NoConstructor), diagnostics);
 
         var reserved = new HashSet<int>(type.GetAttributes()
             .Where(a => IsOurs(a, "ReservedFieldsAttribute"))
@@ -110,16 +97,12 @@ public sealed partial class CompactSchemaGenerator
 
         if (diagnostics.Count > 0)
         {
-            return new ParseResult(null, diagnostics.ToImmutable());
+            return new GeneratorParseResult<CompactTypeModel>(null, diagnostics.ToImmutable());
         }
 
-        var keyword = type.IsRecord
-            ? type.TypeKind == TypeKind.Struct ? "record struct" : "record"
-            : type.TypeKind == TypeKind.Struct ? "struct" : "class";
-        var ns = type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString();
         var typeId = schema.ConstructorArguments.FirstOrDefault().Value is int id ? id : 0;
-        return new ParseResult(
-            new CompactTypeModel(ns, type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), keyword, typeId, fields.OrderBy(f => f.Index).ToList(), cases, unknownFields, unknownFieldsInitOnly),
+        return new GeneratorParseResult<CompactTypeModel>(
+            new CompactTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), typeId, fields.OrderBy(f => f.Index).ToList(), cases, unknownFields, unknownFieldsInitOnly),
             ImmutableArray<Diagnostic>.Empty);
     }
 
@@ -127,12 +110,7 @@ public sealed partial class CompactSchemaGenerator
     {
         var type = property.Type;
         var typeName = type.ToDisplayString(TypeFormat);
-        var isNullableValue = false;
-        if (type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T } nullable)
-        {
-            isNullableValue = true;
-            type = nullable.TypeArguments[0];
-        }
+        var isNullableValue = TargetTypeChecks.UnwrapNullable(ref type);
 
         var collection = CollectionKind.None;
         var valueType = type;

@@ -1,6 +1,6 @@
 using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
+using Millrace.Generators;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace Millrace.Nbt.Generator;
@@ -10,24 +10,11 @@ public sealed partial class NbtSerializableGenerator
     private static readonly SymbolDisplayFormat TypeFormat = SymbolDisplayFormat.FullyQualifiedFormat
         .AddMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.IncludeNullableReferenceTypeModifier);
 
-    private static ParseResult Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, CancellationToken cancellationToken)
+    private static GeneratorParseResult<NbtTypeModel> Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, CancellationToken cancellationToken)
     {
         var diagnostics = ImmutableArray.CreateBuilder<Diagnostic>();
         var location = syntax.Identifier.GetLocation();
-        if (!syntax.Modifiers.Any(m => m.IsKind(SyntaxKind.PartialKeyword)))
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NotPartial, location, type.Name));
-        }
-
-        if (type.ContainingType is not null)
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NestedType, location, type.Name));
-        }
-
-        if (type.TypeKind == TypeKind.Class && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
-        {
-            diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NoConstructor, location, type.Name));
-        }
+        TargetTypeChecks.Check(type, syntax, needsConstructor: true, (DiagnosticDescriptors.NotPartial, DiagnosticDescriptors.NestedType, DiagnosticDescriptors.NoConstructor), diagnostics);
 
         var members = new List<MemberModel>();
         foreach (var property in type.GetMembers().OfType<IPropertySymbol>())
@@ -57,15 +44,11 @@ public sealed partial class NbtSerializableGenerator
 
         if (diagnostics.Count > 0)
         {
-            return new ParseResult(null, diagnostics.ToImmutable());
+            return new GeneratorParseResult<NbtTypeModel>(null, diagnostics.ToImmutable());
         }
 
-        var keyword = type.IsRecord
-            ? type.TypeKind == TypeKind.Struct ? "record struct" : "record"
-            : type.TypeKind == TypeKind.Struct ? "struct" : "class";
-        var ns = type.ContainingNamespace.IsGlobalNamespace ? null : type.ContainingNamespace.ToDisplayString();
-        var model = new NbtTypeModel(ns, type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), keyword, members);
-        return new ParseResult(model, ImmutableArray<Diagnostic>.Empty);
+        var model = new NbtTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), members);
+        return new GeneratorParseResult<NbtTypeModel>(model, ImmutableArray<Diagnostic>.Empty);
     }
 
     private static MemberModel? ParseMember(IPropertySymbol property, bool isInitOnly)
@@ -75,12 +58,7 @@ public sealed partial class NbtSerializableGenerator
             .FirstOrDefault(a => a.AttributeClass?.Name == "NbtNameAttribute")?.ConstructorArguments.FirstOrDefault().Value as string
             ?? property.Name;
         var typeName = type.ToDisplayString(TypeFormat);
-        var isNullableValue = false;
-        if (type is INamedTypeSymbol { OriginalDefinition.SpecialType: SpecialType.System_Nullable_T } nullable)
-        {
-            isNullableValue = true;
-            type = nullable.TypeArguments[0];
-        }
+        var isNullableValue = TargetTypeChecks.UnwrapNullable(ref type);
 
         var canBeNull = !isNullableValue && type.IsReferenceType;
 

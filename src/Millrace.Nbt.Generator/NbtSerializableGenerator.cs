@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 
@@ -30,19 +29,5 @@ public sealed partial class NbtSerializableGenerator : IIncrementalGenerator
                 output.AddSource(model.FullName.Replace("global::", string.Empty) + ".Nbt.g.cs", Emit(model));
             }
         });
-    }
-
-    /// <summary>A parsed type, or the reasons it cannot be generated.</summary>
-    private sealed class ParseResult
-    {
-        public ParseResult(NbtTypeModel? model, ImmutableArray<Diagnostic> diagnostics)
-        {
-            Model = model;
-            Diagnostics = diagnostics;
-        }
-
-        public NbtTypeModel? Model { get; }
-
-        public ImmutableArray<Diagnostic> Diagnostics { get; }
     }
 }
