@@ -11,7 +11,7 @@ namespace Millrace.Benchmarks.Compact;
 /// <summary>
 /// The seed's structures encoded and decoded by the generated compact serializer and by System.Text.Json (source
 /// generated), both into a reused buffer writer. MessagePack, MemoryPack and protobuf-net are not served by the
-/// registry mirror, so their rows cannot run. The setup prints each case's sizes for the report's size table.
+/// registry mirror, so their rows cannot run. The setup measures each case's sizes for the report's size table.
 /// </summary>
 [MemoryDiagnoser]
 public class CompactBenchmarks
@@ -70,8 +70,18 @@ public class CompactBenchmarks
         _jsonWrite(_output);
         _json = _output.WrittenSpan.ToArray();
         _protoBytes = Google.Protobuf.MessageExtensions.ToByteArray(_proto);
-        Console.WriteLine($"// sizes {Case}: json {_json.Length}, json+gzip {Gzip(_json)}, compact {_compact.Length}, compact+auto {Frame(CompactCompression.Auto)}, compact+deflate {Frame(CompactCompression.Deflate)}, compact+brotli {Frame(CompactCompression.Brotli)}, protobuf {_protoBytes.Length}");
+        Sizes = new CompactSizes(
+            _json.Length,
+            Gzip(_json),
+            _protoBytes.Length,
+            _compact.Length,
+            Frame(CompactCompression.Auto),
+            Frame(CompactCompression.Deflate),
+            Frame(CompactCompression.Brotli));
     }
+
+    /// <summary>The encoded sizes of the current case, known after <see cref="Setup"/>; the report's size table.</summary>
+    public CompactSizes Sizes { get; private set; } = null!;
 
     [Benchmark(Baseline = true, Description = "STJ (source generated) serialize")]
     public int JsonSerialize()
@@ -174,3 +184,6 @@ public class CompactBenchmarks
 
     private int Frame(CompactCompression compression) => _frame(compression);
 }
+
+/// <summary>One case's encoded sizes in bytes.</summary>
+public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli);

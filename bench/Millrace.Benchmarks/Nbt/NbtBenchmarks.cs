@@ -31,8 +31,15 @@ public class NbtBenchmarks
             throw new InvalidOperationException("The round trip disagrees with the data.");
         }
 
-        Console.WriteLine($"// {Shape}: {_bytes.Length} bytes, retained tree {RetainedBytes()} bytes");
+        EncodedBytes = _bytes.Length;
+        RetainedTreeBytes = RetainedBytes();
     }
+
+    /// <summary>The size of the current shape's NBT bytes, known after <see cref="Setup"/>.</summary>
+    public int EncodedBytes { get; private set; }
+
+    /// <summary>The managed memory one tree of the current shape keeps alive, known after <see cref="Setup"/>.</summary>
+    public long RetainedTreeBytes { get; private set; }
 
     [Benchmark(Description = "Deserialize (tree)")]
     public NbtDocument Deserialize() => NbtDocument.Read(_bytes);

@@ -1,0 +1,11 @@
+using Millrace.Benchmarks.Reporting.Suites;
+
+namespace Millrace.Benchmarks.Reporting;
+
+/// <summary>Every report, in the order of the overview table.</summary>
+internal static class BenchmarkSuites
+{
+    /// <summary>The suites: json, base64, parallel, nbt, compact.</summary>
+    public static IReadOnlyList<BenchmarkSuite> All { get; } =
+        [JsonSuite.Create(), Base64Suite.Create(), ParallelSuite.Create(), NbtSuite.Create(), CompactSuite.Create()];
+}
