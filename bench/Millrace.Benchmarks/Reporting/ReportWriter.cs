@@ -127,7 +127,31 @@ internal static partial class ReportWriter
             text.Append(CultureInfo.InvariantCulture, $"| {target.Target} | {target.Measured} | {verdict} |\n");
         }
 
-        return text.ToString().TrimEnd('\n');
+        return text.Append(Noise(suite, results)).ToString().TrimEnd('\n');
+    }
+
+    /// <summary>
+    /// Names the rows whose spread makes a mean-based verdict fragile (standard deviation over 10% of the mean: on
+    /// this 2-core VM usually a few slow iterations), with their medians, so a reader can weigh the verdicts.
+    /// </summary>
+    private static string Noise(BenchmarkSuite suite, RunResults results)
+    {
+        var noisy = results.Cases
+            .Where(c => suite.Benchmarks.Any(t => t.Name == c.Class) && c.Ran && c.StdDevNs > 0.10 * c.MeanNs)
+            .ToList();
+        if (noisy.Count == 0 || results.Quick)
+        {
+            return string.Empty;
+        }
+
+        var text = new StringBuilder("\nNoisy rows in this run (standard deviation over 10% of the mean); the verdicts above use means:\n\n");
+        foreach (var c in noisy)
+        {
+            var parameters = c.Parameters.Length > 0 ? $" ({c.Parameters})" : string.Empty;
+            text.Append(CultureInfo.InvariantCulture, $"- `{c.Class}` {c.Method}{parameters}: mean {Format.Time(c.MeanNs)} ± {Format.Time(c.StdDevNs)}, median {Format.Time(c.MedianNs)}\n");
+        }
+
+        return text.ToString();
     }
 
     private static string Unavailable(BenchmarkSuite suite, RunResults results)

@@ -9,7 +9,17 @@ namespace Millrace.Benchmarks.Reporting;
 /// <param name="IsBaseline">Whether this is its table's baseline.</param>
 /// <param name="MeanNs">The mean time per operation in nanoseconds, or null if the case did not run.</param>
 /// <param name="AllocatedBytes">The bytes allocated per operation, or null if not measured.</param>
-internal sealed record MeasuredCase(string Class, string Method, string Parameters, bool IsBaseline, double? MeanNs, long? AllocatedBytes)
+/// <param name="MedianNs">The median time per operation in nanoseconds, or null if the case did not run.</param>
+/// <param name="StdDevNs">The standard deviation of the time per operation, or null if the case did not run.</param>
+internal sealed record MeasuredCase(
+    string Class,
+    string Method,
+    string Parameters,
+    bool IsBaseline,
+    double? MeanNs,
+    long? AllocatedBytes,
+    double? MedianNs = null,
+    double? StdDevNs = null)
 {
     /// <summary>Whether the case produced a measurement.</summary>
     public bool Ran => MeanNs is not null;
@@ -37,7 +47,9 @@ internal sealed class RunResults
                     string.Join(",", benchmark.Parameters.Items.Select(p => p.Value?.ToString())),
                     descriptor.Baseline,
                     statistics?.Mean,
-                    statistics is null ? null : report!.GcStats.GetBytesAllocatedPerOperation(benchmark)));
+                    statistics is null ? null : report!.GcStats.GetBytesAllocatedPerOperation(benchmark),
+                    statistics?.Median,
+                    statistics?.StandardDeviation));
             }
         }
     }
