@@ -9,7 +9,10 @@ namespace Millrace.Cli;
 public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
 {
     /// <summary>Gets the process's standard streams.</summary>
-    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error);
+    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error) { IsTerminal = !Console.IsErrorRedirected };
+
+    /// <summary>Gets whether <see cref="Error"/> is a terminal, where progress may be redrawn in place.</summary>
+    public bool IsTerminal { get; init; }
 
     /// <summary>Creates a text writer over <see cref="Output"/> that leaves it open.</summary>
     /// <returns>A UTF-8 writer without a byte order mark.</returns>

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Millrace.Cli.Batch;
 using Millrace.Cli.Compact;
 using Millrace.Cli.Json;
 using Millrace.Cli.Nbt;
@@ -22,6 +23,7 @@ public static class MillraceCli
             JsonCommands.Create(console),
             NbtCommands.Create(console),
             CompactCommands.Create(console),
+            BatchCommands.Create(console),
         };
 
         var parsed = root.Parse(args);

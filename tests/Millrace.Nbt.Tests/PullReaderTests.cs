@@ -117,4 +117,27 @@ public class PullReaderTests
         reader.Read();
         return reader.GetInt();
     }
+
+    [Theory]
+    [InlineData(NbtCompression.None)]
+    [InlineData(NbtCompression.Gzip)]
+    [InlineData(NbtCompression.Zlib)]
+    public void Decompress_GivesThePullReaderTheRawBytesOfACompressedFile(NbtCompression compression)
+    {
+        var raw = NbtSamples.HelloWorld().ToArray();
+        var file = new NbtFile(NbtSamples.HelloWorld(), NbtFormat.Java, compression).ToArray();
+
+        Assert.Equal(compression, NbtCompressionDetector.Detect(file));
+        using var decompressed = NbtCompressionDetector.Decompress(file, compression, maxBytes: 1024);
+        Assert.Equal(raw, decompressed.WrittenSpan.ToArray());
+    }
+
+    [Theory]
+    [InlineData(NbtCompression.None)]
+    [InlineData(NbtCompression.Gzip)]
+    public void Decompress_PastTheQuota_Throws(NbtCompression compression)
+    {
+        var file = new NbtFile(NbtSamples.BigTest(), NbtFormat.Java, compression).ToArray();
+        Assert.Throws<NbtFormatException>(() => NbtCompressionDetector.Decompress(file, compression, maxBytes: 100).Dispose());
+    }
 }

@@ -3,10 +3,15 @@ using System.IO.Compression;
 
 namespace Millrace.Nbt.Binary;
 
-/// <summary>Recognizes and applies the compressions NBT files use.</summary>
-internal static class NbtCompressionDetector
+/// <summary>
+/// Recognizes and applies the compressions NBT files use. Public for readers that want the raw bytes of a compressed
+/// file without building a tree, e.g. to run an <see cref="NbtPullReader"/> over a gzipped player file.
+/// </summary>
+public static class NbtCompressionDetector
 {
     /// <summary>Detects gzip by its magic number and zlib by its header check; anything else is raw NBT.</summary>
+    /// <param name="data">The start of the file, at least its first two bytes.</param>
+    /// <returns>The compression the bytes are in.</returns>
     public static NbtCompression Detect(ReadOnlySpan<byte> data)
     {
         if (data.Length >= 2 && data[0] == 0x1F && data[1] == 0x8B)
@@ -22,9 +27,27 @@ internal static class NbtCompressionDetector
     }
 
     /// <summary>Decompresses into a pooled buffer, refusing to inflate past <paramref name="maxBytes"/>.</summary>
+    /// <param name="data">The compressed bytes.</param>
+    /// <param name="compression">Their compression, e.g. from <see cref="Detect"/>; <see cref="NbtCompression.None"/> copies.</param>
+    /// <param name="maxBytes">The most bytes the output may hold: a quota against decompression bombs.</param>
+    /// <returns>The bytes, in a buffer whose arrays go back to the pool when it is disposed.</returns>
+    /// <exception cref="NbtFormatException">The stream is corrupt or inflates past <paramref name="maxBytes"/>.</exception>
     public static PooledBufferWriter Decompress(ReadOnlySpan<byte> data, NbtCompression compression, long maxBytes)
     {
         var output = new PooledBufferWriter();
+        if (compression == NbtCompression.None)
+        {
+            if (data.Length > maxBytes)
+            {
+                output.Dispose();
+                NbtThrow.QuotaExceeded(maxBytes, data.Length);
+            }
+
+            data.CopyTo(output.GetSpan(data.Length));
+            output.Advance(data.Length);
+            return output;
+        }
+
         try
         {
             var input = ArrayPool<byte>.Shared.Rent(data.Length);
@@ -69,6 +92,9 @@ internal static class NbtCompressionDetector
     }
 
     /// <summary>Compresses <paramref name="data"/> into <paramref name="output"/>.</summary>
+    /// <param name="data">The raw NBT bytes.</param>
+    /// <param name="compression">Gzip or zlib.</param>
+    /// <param name="output">Where the compressed bytes go.</param>
     public static void Compress(ReadOnlySpan<byte> data, NbtCompression compression, IBufferWriter<byte> output)
     {
         using var sink = new BufferWriterStream(output);

@@ -1,0 +1,103 @@
+using System.CommandLine;
+using System.Globalization;
+using Millrace.Compact.Schema;
+
+namespace Millrace.Cli.Batch;
+
+/// <summary>The <c>millrace batch</c> verbs: convert every file of a folder, in parallel.</summary>
+internal static class BatchCommands
+{
+    public static Command Create(CliConsole console)
+    {
+        var batch = new Command("batch", "Work on every file of a folder at once.");
+        batch.Add(Convert(console));
+        return batch;
+    }
+
+    private static Command Convert(CliConsole console)
+    {
+        var input = new Argument<string>("in-dir") { Description = "The folder to convert; NBT, SNBT, JSON and compact files in it and below." };
+        var output = new Argument<string>("out-dir") { Description = "Where to write the converted files, in the same layout (created if missing)." };
+        var to = new Option<string>("--to") { Description = "The output format: nbt, snbt, json or compact.", Required = true }
+            .AcceptOnlyFromAmong("nbt", "snbt", "json", "compact");
+        var parallel = new Option<int>("--parallel") { Description = "Files converted at once.", DefaultValueFactory = _ => Environment.ProcessorCount };
+        var retries = new Option<int>("--retries") { Description = "Retries of a file whose read or write failed with an I/O error.", DefaultValueFactory = _ => 0 };
+        var rate = new Option<string?>("--rate") { Description = "At most this many files started per second, as R/s or R." };
+        var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
+        var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
+        parallel.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() is < 1 or > 1024)
+            {
+                result.AddError("--parallel must be between 1 and 1024.");
+            }
+        });
+        retries.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() is < 0 or > 100)
+            {
+                result.AddError("--retries must be between 0 and 100.");
+            }
+        });
+        rate.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<string?>() is { } text && ParseRate(text) is null)
+            {
+                result.AddError($"--rate must be a positive whole number of files per second, as R/s or R, not '{text}'.");
+            }
+        });
+
+        var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
+        {
+            input, output, to, parallel, retries, rate, schema, type,
+        };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var target = Enum.Parse<BatchFormat>(parsed.GetValue(to)!, ignoreCase: true);
+            var schemaPath = parsed.GetValue(schema);
+            if (target == BatchFormat.Compact && (schemaPath is null || parsed.GetValue(type) is null))
+            {
+                await console.Error.WriteLineAsync("millrace: --to compact needs --schema and --type.");
+                return ExitCodes.Usage;
+            }
+
+            CompactSchemaSet? schemaSet = null;
+            if (schemaPath is not null && (schemaSet = LoadSchema(schemaPath, console)) is null)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var job = new BatchJob(
+                parsed.GetValue(input)!,
+                parsed.GetValue(output)!,
+                new ConversionSettings(target, schemaSet, parsed.GetValue(type)),
+                new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate))));
+            return await job.RunAsync(console, cancellationToken);
+        });
+        return command;
+    }
+
+    private static int? ParseRate(string? text)
+    {
+        if (text is null)
+        {
+            return null;
+        }
+
+        var number = text.EndsWith("/s", StringComparison.Ordinal) ? text[..^2] : text;
+        return int.TryParse(number, NumberStyles.None, CultureInfo.InvariantCulture, out var rate) && rate > 0 ? rate : null;
+    }
+
+    private static CompactSchemaSet? LoadSchema(string path, CliConsole console)
+    {
+        try
+        {
+            return CompactSchemaSet.Parse(File.ReadAllText(path));
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException)
+        {
+            console.ReportError(path, new Error("compact.schema", exception.Message));
+            return null;
+        }
+    }
+}
