@@ -33,7 +33,12 @@ internal sealed class JsonItemScanner : IDisposable
     private int _largestItem;
     private bool _lastReadFilledBuffer;
 
-    public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
+    /// <summary>Initializes a scanner over <paramref name="stream"/>.</summary>
+    /// <param name="stream">The UTF-8 JSON source.</param>
+    /// <param name="options">Format, path and limits.</param>
+    /// <param name="serializerOptions">The serializer options whose comment and trailing-comma settings the reader follows.</param>
+    /// <param name="bufferSize">The first buffer's size, when it should differ from <see cref="JsonStreamOptions.BufferSize"/>.</param>
+    public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null)
     {
         _stream = stream;
         _options = options;
@@ -51,7 +56,7 @@ internal sealed class JsonItemScanner : IDisposable
         _state = new JsonReaderState(_readerOptions);
         ItemReaderOptions = _readerOptions with { MaxDepth = options.MaxDepth };
         RootPath = options.Format == JsonStreamFormat.Lines ? "$" : options.Path;
-        _buffer = ArrayPool<byte>.Shared.Rent(options.BufferSize);
+        _buffer = ArrayPool<byte>.Shared.Rent(bufferSize ?? options.BufferSize);
     }
 
     private enum Phase
@@ -131,6 +136,26 @@ internal sealed class JsonItemScanner : IDisposable
         // A seekable stream says when it is exhausted without another read, which lets the last items be read as
         // the final block: in one pass, instead of scanned and then bound.
         _endOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
+    }
+
+    /// <summary>Gets the whole document, when one read has buffered all of it and nothing has been scanned yet.</summary>
+    /// <param name="document">The document's bytes, after any byte order mark.</param>
+    /// <returns><see langword="true"/> when the stream has ended and every byte of it is in the buffer.</returns>
+    public bool TryGetWholeDocument(out ReadOnlySpan<byte> document)
+    {
+        if (!_endOfStream || _bufferOffset != 0 || _start != 0 || _phase != Phase.Root)
+        {
+            document = default;
+            return false;
+        }
+
+        document = _buffer.AsSpan(0, _end);
+        if (document.StartsWith("\uFEFF"u8))
+        {
+            document = document[3..];
+        }
+
+        return true;
     }
 
     /// <summary>

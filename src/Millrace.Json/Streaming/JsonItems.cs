@@ -29,6 +29,11 @@ namespace Millrace.Json.Streaming;
 /// </remarks>
 public static class JsonItems
 {
+    private const int WholeDocumentLimit = 1024 * 1024;
+
+    // What System.Text.Json uses when JsonSerializerOptions.MaxDepth is 0.
+    private const int DefaultSerializerMaxDepth = 64;
+
     /// <summary>Streams the items of the JSON array in <paramref name="utf8Json"/>.</summary>
     /// <typeparam name="T">The item type.</typeparam>
     /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
@@ -87,6 +92,11 @@ public static class JsonItems
     /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call.</param>
     /// <param name="cancellationToken">Cancels reading.</param>
     /// <returns>All items, or the first item's error.</returns>
+    /// <remarks>
+    /// A top-level array of up to 1 MiB (and within <see cref="JsonStreamOptions.MaxItemSize"/>) in a seekable stream is
+    /// read in one block and bound with one call of the list converter; every other input is read item by item. The
+    /// result, and any error with its position, is the same either way.
+    /// </remarks>
     public static ValueTask<Result<List<T>>> ReadListAsync<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(utf8Json);
@@ -145,7 +155,18 @@ public static class JsonItems
 
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
-        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options);
+        var documentSize = WholeDocumentSize(utf8Json, options, typeInfo.Options);
+        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options, documentSize + 1);
+        if (documentSize is not null)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            await scanner.FillAsync(cancellationToken).ConfigureAwait(false);
+            if (TryReadWholeDocument(scanner, typeInfo, out var whole))
+            {
+                return whole;
+            }
+        }
+
         var reader = new JsonItemReader<T>(scanner, typeInfo);
         var items = new List<T>();
         while (true)
@@ -165,5 +186,68 @@ public static class JsonItems
                     return items;
             }
         }
+    }
+
+    /// <summary>
+    /// The size of a small top-level array that a seekable stream holds, which is read in one block and bound in one call
+    /// of the list converter (about 7% faster than binding item by item); <see langword="null"/> for anything else.
+    /// The cap bounds both the buffer (never above <see cref="JsonStreamOptions.MaxItemSize"/>, the most the item path
+    /// buffers) and the time between cancellation checks (about 3 ms on the benchmark machine). The serializer reads the
+    /// document with its own depth limit, so this is only done when that limit is at least as strict as the items' one.
+    /// </summary>
+    private static int? WholeDocumentSize(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
+    {
+        var serializerDepth = serializerOptions.MaxDepth == 0 ? DefaultSerializerMaxDepth : serializerOptions.MaxDepth;
+        if (options.Format != JsonStreamFormat.Array || options.PathSegments.Length != 0 || !stream.CanSeek
+            || serializerDepth > options.MaxDepth + 1)
+        {
+            return null;
+        }
+
+        var remaining = stream.Length - stream.Position;
+        return remaining < Math.Min(WholeDocumentLimit, options.MaxItemSize) ? (int)remaining : null;
+    }
+
+    /// <summary>
+    /// Binds a fully buffered array with the list converter. Anything the item path would report (a binding or syntax
+    /// error, a null item, trailing content, too deep an item) makes this return <see langword="false"/>, and the item
+    /// path then reads the same buffered bytes and reports it exactly, so both paths agree on every input.
+    /// </summary>
+    [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever fails here is read again by the item path, which reports or rethrows it.")]
+    private static bool TryReadWholeDocument<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, [NotNullWhen(true)] out List<T>? items)
+    {
+        items = null;
+        if (!scanner.TryGetWholeDocument(out var document))
+        {
+            return false;
+        }
+
+        try
+        {
+            // From the span rather than through a reader: given a reader, the serializer first skips the whole value to
+            // find its end, which costs more than the list converter saves.
+            var list = JsonSerializer.Deserialize(document, ListTypeInfo<T>.For(typeInfo));
+            if (list is null || (!typeof(T).IsValueType && list.Exists(static item => item is null)))
+            {
+                return false;
+            }
+
+            items = list;
+            return true;
+        }
+        catch (Exception)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Type information for <c>List&lt;T&gt;</c> built from the item's, through the same factory source generation uses.</summary>
+    private static class ListTypeInfo<T>
+    {
+        private static readonly ConditionalWeakTable<JsonTypeInfo<T>, JsonTypeInfo<List<T>>> Lists = [];
+
+        public static JsonTypeInfo<List<T>> For(JsonTypeInfo<T> item) => Lists.GetValue(item, static item => JsonMetadataServices.CreateListInfo<List<T>, T>(
+            item.Options,
+            new JsonCollectionInfoValues<List<T>> { ObjectCreator = static () => [], ElementInfo = item }));
     }
 }

@@ -316,6 +316,72 @@ public class JsonItemsTests
         Assert.Equal(1, failed.Error.ItemIndex);
     }
 
+    // A small array in a seekable stream is bound in one call of the list converter; a forward-only stream goes item
+    // by item. Both must agree on every input: the same items, or the same error at the same place.
+    [Theory]
+    [InlineData("[1,2,3]")]
+    [InlineData("\uFEFF [ 4 , 5 ] \n")]
+    [InlineData("[]")]
+    [InlineData("[1,\"x\",3]")]
+    [InlineData("[1,99999999999,3]")]
+    [InlineData("[1,null,3]")]
+    [InlineData("[1,2] x")]
+    [InlineData("[1,2][3]")]
+    [InlineData("[1,2")]
+    [InlineData("null")]
+    [InlineData("{\"a\":1}")]
+    [InlineData("")]
+    public async Task ReadListAsync_SeekableAndForwardOnlyStreams_Agree(string json)
+    {
+        var bytes = Encoding.UTF8.GetBytes(json);
+        var whole = await JsonItems.ReadListAsync(new MemoryStream(bytes), Context.Int32);
+        var itemByItem = await JsonItems.ReadListAsync(new ChunkedStream(bytes, 3), Context.Int32);
+        AssertSameOutcome(itemByItem, whole);
+    }
+
+    [Fact]
+    public async Task ReadListAsync_SeekableAndForwardOnlyStreams_AgreeOnNullsDepthAndComments()
+    {
+        var people = """[{"Id":1,"Name":"a","Score":1,"Active":true,"Tags":[]}, null]"""u8.ToArray();
+        AssertSameOutcome(
+            await JsonItems.ReadListAsync(new ChunkedStream(people, 5), Context.Person),
+            await JsonItems.ReadListAsync(new MemoryStream(people), Context.Person));
+
+        var deep = "[[[[1]]],[[[[2]]]]]"u8.ToArray();
+        var shallow = new JsonStreamOptions { MaxDepth = 3 };
+        var deepWhole = await JsonItems.ReadListAsync(new MemoryStream(deep), Context.JsonElement, shallow);
+        AssertSameOutcome(await JsonItems.ReadListAsync(new ChunkedStream(deep, 4), Context.JsonElement, shallow), deepWhole);
+        Assert.Equal(JsonErrorCodes.TooDeep, deepWhole.Error.Code);
+
+        var commented = "[1, /* two */ 2] // end"u8.ToArray();
+        var serializerOptions = new JsonSerializerOptions { ReadCommentHandling = JsonCommentHandling.Skip, TypeInfoResolver = TestJsonContext.Default };
+        var withComments = await JsonItems.ReadListAsync<int>(new MemoryStream(commented), serializerOptions);
+        Assert.Equal([1, 2], withComments.Value);
+        AssertSameOutcome(await JsonItems.ReadListAsync<int>(new ChunkedStream(commented, 2), serializerOptions), withComments);
+    }
+
+    [Fact]
+    public async Task ReadListAsync_SeekableStream_StartsAtItsPosition()
+    {
+        var stream = new MemoryStream("xx[7,8]"u8.ToArray()) { Position = 2 };
+        Assert.Equal([7, 8], (await JsonItems.ReadListAsync(stream, Context.Int32)).Value);
+    }
+
+    private static void AssertSameOutcome<T>(Result<List<T>> expected, Result<List<T>> actual)
+    {
+        Assert.Equal(expected.IsSuccess, actual.IsSuccess);
+        if (expected.IsSuccess)
+        {
+            Assert.Equal(JsonSerializer.Serialize(expected.Value, Context.Options), JsonSerializer.Serialize(actual.Value, Context.Options));
+            return;
+        }
+
+        Assert.Equal(expected.Error.Code, actual.Error.Code);
+        Assert.Equal(expected.Error.ItemIndex, actual.Error.ItemIndex);
+        Assert.Equal(expected.Error.ByteOffset, actual.Error.ByteOffset);
+        Assert.Equal(expected.Error.Path, actual.Error.Path);
+    }
+
     [Fact]
     public async Task ReadAsync_ReflectionOverload_BindsWithSerializerOptions()
     {
