@@ -12,9 +12,9 @@ public enum CompactCompression
     /// <summary>Brotli (flag value 2).</summary>
     Brotli = 2,
 
-    /// <summary>zstd (flag value 3). No zstd package restores from the registry mirror, so it is reported as unsupported.</summary>
+    /// <summary>zstd (flag value 3), with a <see cref="CompactZstdDictionary"/> when one is given.</summary>
     Zstd = 3,
 
-    /// <summary>On write only: whichever of none, deflate and Brotli is smallest.</summary>
+    /// <summary>On write only: whichever of none, deflate, Brotli and zstd is smallest.</summary>
     Auto = 4,
 }

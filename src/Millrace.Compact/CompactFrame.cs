@@ -22,26 +22,21 @@ public static class CompactFrame
     /// <param name="isCollection">Whether the body is a collection.</param>
     /// <param name="body">The uncompressed body.</param>
     /// <param name="compression">The compression wanted; <see cref="CompactCompression.Auto"/> keeps the smallest.</param>
-    /// <exception cref="NotSupportedException">zstd was asked for.</exception>
-    public static void Write(IBufferWriter<byte> output, int typeId, bool isCollection, ReadOnlySpan<byte> body, CompactCompression compression = CompactCompression.None)
+    /// <param name="zstdDictionary">The dictionary zstd compresses with, if any; readers need the same one.</param>
+    public static void Write(IBufferWriter<byte> output, int typeId, bool isCollection, ReadOnlySpan<byte> body, CompactCompression compression = CompactCompression.None, CompactZstdDictionary? zstdDictionary = null)
     {
         ArgumentNullException.ThrowIfNull(output);
         ArgumentOutOfRangeException.ThrowIfNegative(typeId);
-        if (compression == CompactCompression.Zstd)
-        {
-            throw new NotSupportedException("zstd needs a zstd package (ZstdSharp.Port), and none restores from this registry mirror.");
-        }
-
         var chosen = CompactCompression.None;
         byte[]? compressed = null;
-        foreach (var candidate in compression == CompactCompression.Auto ? [CompactCompression.Deflate, CompactCompression.Brotli] : new[] { compression })
+        foreach (var candidate in compression == CompactCompression.Auto ? [CompactCompression.Deflate, CompactCompression.Brotli, CompactCompression.Zstd] : new[] { compression })
         {
             if (candidate == CompactCompression.None)
             {
                 continue;
             }
 
-            var bytes = Compress(body, candidate);
+            var bytes = Compress(body, candidate, zstdDictionary);
             if (bytes.Length < (compressed?.Length ?? body.Length))
             {
                 compressed = bytes;
@@ -77,9 +72,10 @@ public static class CompactFrame
     /// <param name="typeId">The type id.</param>
     /// <param name="isCollection">Whether the body is a collection.</param>
     /// <param name="compression">The body's compression.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <returns>The body, decompressed into a new array when it was compressed.</returns>
-    /// <exception cref="CompactFormatException">The frame is malformed.</exception>
-    public static ReadOnlyMemory<byte> Read(ReadOnlyMemory<byte> data, CompactLimits limits, out int typeId, out bool isCollection, out CompactCompression compression)
+    /// <exception cref="CompactFormatException">The frame is malformed, or its zstd body needs another dictionary.</exception>
+    public static ReadOnlyMemory<byte> Read(ReadOnlyMemory<byte> data, CompactLimits limits, out int typeId, out bool isCollection, out CompactCompression compression, CompactZstdDictionary? zstdDictionary = null)
     {
         ArgumentNullException.ThrowIfNull(limits);
         var span = data.Span;
@@ -111,13 +107,18 @@ public static class CompactFrame
         return compression switch
         {
             CompactCompression.None => body,
-            CompactCompression.Zstd => throw new CompactFormatException("The body is zstd-compressed, and no zstd package restores from this registry mirror.", 1),
+            CompactCompression.Zstd => DecompressZstd(body.Span, zstdDictionary, limits.MaxBodyLength),
             _ => Decompress(body, compression, limits.MaxBodyLength, 2 + used),
         };
     }
 
-    private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression)
+    private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression, CompactZstdDictionary? zstdDictionary)
     {
+        if (compression == CompactCompression.Zstd)
+        {
+            return zstdDictionary is null ? CompactZstdDictionary.CompressWithout(body) : zstdDictionary.Compress(body);
+        }
+
         using var buffer = new MemoryStream();
         using (Stream deflater = compression == CompactCompression.Brotli
             ? new BrotliStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true)
@@ -155,6 +156,24 @@ public static class CompactFrame
         catch (InvalidDataException exception)
         {
             throw new CompactFormatException($"The {compression} body is corrupt: {exception.Message}", exception);
+        }
+    }
+
+    private static byte[] DecompressZstd(ReadOnlySpan<byte> body, CompactZstdDictionary? zstdDictionary, int maxLength)
+    {
+        if (body.IsEmpty)
+        {
+            throw new CompactFormatException("The zstd body is missing: a zstd frame cannot be empty.", 2);
+        }
+
+        try
+        {
+            return CompactZstdDictionary.Decompress(body, zstdDictionary, maxLength);
+        }
+        catch (ZstdSharp.ZstdException exception)
+        {
+            var hint = zstdDictionary is null ? " (a body compressed with a dictionary needs that dictionary to read)" : " (or it was compressed with another dictionary)";
+            throw new CompactFormatException($"The zstd body is corrupt, over the limit of {maxLength} bytes, or unreadable: {exception.Message}{hint}", exception);
         }
     }
 }

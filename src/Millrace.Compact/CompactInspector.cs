@@ -14,12 +14,13 @@ public static class CompactInspector
     /// <summary>Describes a frame, one line per field.</summary>
     /// <param name="frame">The frame.</param>
     /// <param name="limits">The body and depth limits.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <returns>The dump.</returns>
     /// <exception cref="CompactFormatException">The frame is malformed.</exception>
-    public static string Describe(ReadOnlyMemory<byte> frame, CompactLimits? limits = null)
+    public static string Describe(ReadOnlyMemory<byte> frame, CompactLimits? limits = null, CompactZstdDictionary? zstdDictionary = null)
     {
         limits ??= CompactLimits.Default;
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression);
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         var text = new StringBuilder();
         text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {compression.ToString().ToLowerInvariant()}, body {body.Length} bytes\n");
         var reader = new CompactReader(body.Span);

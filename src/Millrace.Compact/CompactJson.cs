@@ -19,10 +19,11 @@ public static class CompactJson
     /// <param name="typeName">The record type.</param>
     /// <param name="json">The JSON value.</param>
     /// <param name="compression">The body compression.</param>
+    /// <param name="zstdDictionary">The dictionary zstd compresses with, if any; readers need the same one.</param>
     /// <returns>The frame.</returns>
     /// <exception cref="CompactFormatException">The JSON does not fit the schema; the path names the member.</exception>
     /// <exception cref="KeyNotFoundException">The type is not registered.</exception>
-    public static byte[] Encode(CompactSchemaSet schema, string typeName, JsonElement json, CompactCompression compression = CompactCompression.None)
+    public static byte[] Encode(CompactSchemaSet schema, string typeName, JsonElement json, CompactCompression compression = CompactCompression.None, CompactZstdDictionary? zstdDictionary = null)
     {
         ArgumentNullException.ThrowIfNull(schema);
         var type = schema[typeName];
@@ -46,7 +47,7 @@ public static class CompactJson
         }
 
         using var frame = new PooledBufferWriter();
-        CompactFrame.Write(frame, type.Id, isCollection, body.WrittenSpan, compression);
+        CompactFrame.Write(frame, type.Id, isCollection, body.WrittenSpan, compression, zstdDictionary);
         return frame.WrittenSpan.ToArray();
     }
 
@@ -55,13 +56,14 @@ public static class CompactJson
     /// <param name="frame">The frame.</param>
     /// <param name="output">Where the JSON goes: an object, or an array for a collection frame.</param>
     /// <param name="limits">Depth, count, length and body limits.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <exception cref="CompactFormatException">The frame is malformed, or does not fit the schema.</exception>
-    public static void Decode(CompactSchemaSet schema, ReadOnlyMemory<byte> frame, Utf8JsonWriter output, CompactLimits? limits = null)
+    public static void Decode(CompactSchemaSet schema, ReadOnlyMemory<byte> frame, Utf8JsonWriter output, CompactLimits? limits = null, CompactZstdDictionary? zstdDictionary = null)
     {
         ArgumentNullException.ThrowIfNull(schema);
         ArgumentNullException.ThrowIfNull(output);
         limits ??= CompactLimits.Default;
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _);
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _, zstdDictionary);
         if (!schema.TryGetType(typeId, out var type))
         {
             throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);

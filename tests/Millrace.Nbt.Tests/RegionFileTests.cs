@@ -9,6 +9,7 @@ public class RegionFileTests
     [InlineData(RegionCompression.Gzip)]
     [InlineData(RegionCompression.Zlib)]
     [InlineData(RegionCompression.None)]
+    [InlineData(RegionCompression.Lz4)]
     public void Chunks_RoundTripWithEachCompression(RegionCompression compression)
     {
         var region = new RegionFile();
@@ -66,9 +67,57 @@ public class RegionFileTests
         }
     }
 
+    // hello_world.nbt stored as one raw block and the end block, as lz4-java's LZ4BlockOutputStream writes them; the
+    // checksum 0x0155E531 is XXH32 (seed 0x9747B28C) of the 33 bytes, low 28 bits, computed independently of the code.
     [Fact]
-    public void Lz4_IsAClearError() =>
-        Assert.Throws<NotSupportedException>(() => new RegionFile().WriteChunk(0, 0, NbtSamples.HelloWorld(), RegionCompression.Lz4));
+    public void Lz4_ReadsLz4JavaBlockStream()
+    {
+        byte[] stream = [
+            .. "LZ4Block"u8, 0x16, 33, 0, 0, 0, 33, 0, 0, 0, 0x31, 0xE5, 0x55, 0x01, .. NbtSamples.HelloWorldBytes,
+            .. "LZ4Block"u8, 0x16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        Assert.Equal(NbtSamples.HelloWorld(), LoadWithChunk(stream).ReadChunk(0, 0));
+
+        stream[21] ^= 1;
+        var error = Assert.Throws<NbtFormatException>(() => LoadWithChunk(stream).ReadChunk(0, 0));
+        Assert.Contains("checksum", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Lz4_TruncatedOrOverQuota_RaisesNbtFormatException()
+    {
+        var region = new RegionFile();
+        region.WriteChunk(0, 0, NbtSamples.BigTest(), RegionCompression.Lz4);
+        var payload = RegionFile.Load(region.ToArray()).Chunks.Single();
+        var bytes = ChunkPayload(region);
+        for (var cut = 0; cut < bytes.Length; cut++)
+        {
+            Assert.Throws<NbtFormatException>(() => LoadWithChunk(bytes[..cut]).ReadChunk(0, 0));
+        }
+
+        Assert.Throws<NbtFormatException>(() => LoadWithChunk(bytes).ReadChunk(0, 0, new NbtReaderOptions { MaxBytes = 100 }));
+        Assert.Equal(RegionCompression.Lz4, payload.Compression);
+    }
+
+    private static byte[] ChunkPayload(RegionFile region)
+    {
+        var file = region.ToArray();
+        var length = System.Buffers.Binary.BinaryPrimitives.ReadInt32BigEndian(file.AsSpan(8192));
+        return file.AsSpan(8192 + 5, length - 1).ToArray();
+    }
+
+    private static RegionFile LoadWithChunk(byte[] payload)
+    {
+        var sectors = (payload.Length + 5 + 4095) / 4096;
+        var file = new byte[8192 + (sectors * 4096)];
+        file[0] = 0;
+        file[1] = 0;
+        file[2] = 2;
+        file[3] = (byte)sectors;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(file.AsSpan(8192), payload.Length + 1);
+        file[8192 + 4] = (byte)RegionCompression.Lz4;
+        payload.CopyTo(file, 8192 + 5);
+        return RegionFile.Load(file);
+    }
 
     [Fact]
     public void MalformedRegions_RaiseNbtFormatException()

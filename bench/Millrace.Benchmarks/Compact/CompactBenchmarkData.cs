@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text.Json.Serialization;
 using Millrace.Compact.Serialization;
 
@@ -359,6 +360,74 @@ internal static class CompactBenchmarkData
         Field49 = 49000,
         Field50 = "value_50",
     };
+
+    /// <summary>
+    /// Training samples for a case's zstd dictionary: 1,000 records of the case's type with varied values (ids, names,
+    /// numbers, picks from small vocabularies, as a real data set has), each encoded as an uncompressed frame. The large
+    /// struct keeps the seed's "value_NN" strings, which its definition fixes per field, and varies every integer.
+    /// </summary>
+    public static IEnumerable<byte[]> DictionarySamples(string caseName)
+    {
+        var random = new Random(20261122);
+        string[] first = ["Alice", "Bob", "Carol", "Dmitri", "Erin", "Farah", "Goran", "Hana"];
+        string[] last = ["Johnson", "Smith", "Okafor", "Lee", "Garcia", "Novak", "Tanaka"];
+        string[] roles = ["admin", "editor", "viewer", "owner"];
+        string[] departments = ["engineering", "sales", "support", "finance", "design"];
+        (string City, string Zone)[] locations = [("San Francisco", "America/Los_Angeles"), ("Berlin", "Europe/Berlin"), ("Tokyo", "Asia/Tokyo"), ("Lagos", "Africa/Lagos")];
+        string[] products = ["Wireless Headphones", "Mechanical Keyboard", "USB-C Hub", "Portable Speaker", "Smart Watch"];
+        string[] categories = ["Electronics", "Accessories", "Audio", "Wearables"];
+        string[] tags = ["wireless", "bluetooth", "audio", "usb-c", "portable", "gaming", "waterproof"];
+        string[] colors = ["black", "white", "silver", "blue"];
+        var output = new ArrayBufferWriter<byte>();
+        for (var i = 0; i < 1000; i++)
+        {
+            output.ResetWrittenCount();
+            if (caseName.StartsWith("large", StringComparison.Ordinal))
+            {
+                var large = LargeFull();
+                for (var field = 1; field <= 49; field += 2)
+                {
+                    typeof(SeedLarge).GetProperty($"Field{field:00}")!.SetValue(large, random.Next(0, 1_000_000));
+                }
+
+                CompactSerializer.Serialize(large, output);
+            }
+            else if (caseName == "product")
+            {
+                CompactSerializer.Serialize(
+                    new SeedProduct
+                    {
+                        Id = random.Next(1, 100_000),
+                        Name = products[random.Next(products.Length)] + " " + (char)('A' + random.Next(26)) + random.Next(10, 99),
+                        Description = $"{products[random.Next(products.Length)]} with {random.Next(5, 60)}-hour battery life",
+                        Price = random.Next(500, 50_000) / 100.0,
+                        Category = categories[random.Next(categories.Length)],
+                        InStock = random.Next(2) == 0,
+                        Tags = [.. tags.OrderBy(_ => random.Next()).Take(random.Next(1, 5))],
+                        Specs = new() { ["battery_life"] = $"{random.Next(5, 60)} hours", ["weight"] = $"{random.Next(50, 900)}g", ["color"] = colors[random.Next(colors.Length)] },
+                    },
+                    output);
+            }
+            else
+            {
+                var (name, surname, location) = (first[random.Next(first.Length)], last[random.Next(last.Length)], locations[random.Next(locations.Length)]);
+                CompactSerializer.Serialize(
+                    new SeedUser
+                    {
+                        Id = random.Next(1, 1_000_000),
+                        Name = $"{name} {surname}",
+                        Email = $"{name.ToLowerInvariant()}.{surname.ToLowerInvariant()}@example.com",
+                        Age = random.Next(18, 80),
+                        Active = random.Next(2) == 0,
+                        CreatedAt = new DateTimeOffset(2024, 1, 1, 0, 0, 0, TimeSpan.Zero).AddMinutes(random.Next(0, 500_000)),
+                        Metadata = new() { ["role"] = roles[random.Next(roles.Length)], ["department"] = departments[random.Next(departments.Length)], ["location"] = location.City, ["timezone"] = location.Zone },
+                    },
+                    output);
+            }
+
+            yield return output.WrittenSpan.ToArray();
+        }
+    }
 
     public static SeedLarge LargeSparse() => new()
     {

@@ -23,7 +23,7 @@ public class CompactBenchmarks
     private Func<byte[], object> _jsonRead = null!;
     private Google.Protobuf.IMessage _proto = null!;
     private Google.Protobuf.MessageParser _protoParser = null!;
-    private Func<CompactCompression, int> _frame = null!;
+    private Func<CompactCompression, CompactZstdDictionary?, int> _frame = null!;
     private byte[] _compact = [];
     private byte[] _json = [];
     private byte[] _protoBytes = [];
@@ -77,7 +77,9 @@ public class CompactBenchmarks
             _compact.Length,
             Frame(CompactCompression.Auto),
             Frame(CompactCompression.Deflate),
-            Frame(CompactCompression.Brotli));
+            Frame(CompactCompression.Brotli),
+            Frame(CompactCompression.Zstd),
+            Frame(CompactCompression.Auto, CompactZstdDictionary.Train(CompactBenchmarkData.DictionarySamples(Case))));
     }
 
     /// <summary>The encoded sizes of the current case, known after <see cref="Setup"/>; the report's size table.</summary>
@@ -149,10 +151,10 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, json)!;
-        _frame = compression =>
+        _frame = (compression, dictionary) =>
         {
             var output = new ArrayBufferWriter<byte>();
-            CompactSerializer.Serialize(value, output, compression);
+            CompactSerializer.Serialize(value, output, compression, dictionary);
             return output.WrittenCount;
         };
     }
@@ -174,16 +176,16 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, CompactBenchJsonContext.Default.ListSeedUser)!;
-        _frame = compression =>
+        _frame = (compression, dictionary) =>
         {
             var output = new ArrayBufferWriter<byte>();
-            CompactSerializer.SerializeMany(values, output, compression);
+            CompactSerializer.SerializeMany(values, output, compression, dictionary);
             return output.WrittenCount;
         };
     }
 
-    private int Frame(CompactCompression compression) => _frame(compression);
+    private int Frame(CompactCompression compression, CompactZstdDictionary? dictionary = null) => _frame(compression, dictionary);
 }
 
 /// <summary>One case's encoded sizes in bytes.</summary>
-public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli);
+public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli, int CompactZstd, int CompactAutoWithDictionary);

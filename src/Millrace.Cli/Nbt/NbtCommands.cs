@@ -167,8 +167,8 @@ internal static class NbtCommands
         });
 
         var chunkFile = new Argument<string>("chunk") { Description = "The chunk's NBT file (any flavour; stored as Java)." };
-        var compression = new Option<string>("--compression") { Description = "gzip, zlib or none.", DefaultValueFactory = _ => "zlib" }
-            .AcceptOnlyFromAmong("gzip", "zlib", "none");
+        var compression = new Option<string>("--compression") { Description = "gzip, zlib, none or lz4.", DefaultValueFactory = _ => "zlib" }
+            .AcceptOnlyFromAmong("gzip", "zlib", "none", "lz4");
         var put = new Command("put", "Write a chunk into the region (the file is created if missing) and save it without gaps.") { file, x, z, chunkFile, compression };
         put.SetAction(async (parsed, cancellationToken) =>
         {

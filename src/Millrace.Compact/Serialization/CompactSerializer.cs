@@ -11,7 +11,8 @@ public static class CompactSerializer
     /// <param name="value">The record.</param>
     /// <param name="output">Where the frame goes.</param>
     /// <param name="compression">The body compression.</param>
-    public static void Serialize<T>(T value, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None)
+    /// <param name="zstdDictionary">The dictionary zstd compresses with, if any; readers need the same one.</param>
+    public static void Serialize<T>(T value, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None, CompactZstdDictionary? zstdDictionary = null)
         where T : ICompactSerializable<T>
     {
         ArgumentNullException.ThrowIfNull(value);
@@ -25,7 +26,7 @@ public static class CompactSerializer
 
         using var body = new PooledBufferWriter();
         value.WriteFields(new CompactWriter(body));
-        CompactFrame.Write(output, T.TypeId, isCollection: false, body.WrittenSpan, compression);
+        CompactFrame.Write(output, T.TypeId, isCollection: false, body.WrittenSpan, compression, zstdDictionary);
     }
 
     /// <summary>Writes a collection frame: the type header once, then each record length-delimited.</summary>
@@ -33,7 +34,8 @@ public static class CompactSerializer
     /// <param name="values">The records.</param>
     /// <param name="output">Where the frame goes.</param>
     /// <param name="compression">The body compression.</param>
-    public static void SerializeMany<T>(IReadOnlyList<T> values, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None)
+    /// <param name="zstdDictionary">The dictionary zstd compresses with, if any; readers need the same one.</param>
+    public static void SerializeMany<T>(IReadOnlyList<T> values, IBufferWriter<byte> output, CompactCompression compression = CompactCompression.None, CompactZstdDictionary? zstdDictionary = null)
         where T : ICompactSerializable<T>
     {
         ArgumentNullException.ThrowIfNull(values);
@@ -46,20 +48,21 @@ public static class CompactSerializer
             value.WriteFields(writer);
         }
 
-        CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression);
+        CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression, zstdDictionary);
     }
 
     /// <summary>Reads a single-record frame.</summary>
     /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
     /// <param name="frame">The frame.</param>
     /// <param name="limits">The limits.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <returns>The record.</returns>
     /// <exception cref="CompactFormatException">The frame is malformed, is a collection, or holds another type.</exception>
-    public static T Deserialize<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null)
+    public static T Deserialize<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null, CompactZstdDictionary? zstdDictionary = null)
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
-        var reader = Body<T>(frame, limits, expectCollection: false);
+        var reader = Body<T>(frame, limits, zstdDictionary, expectCollection: false);
         return T.ReadFields(ref reader, limits, 0);
     }
 
@@ -67,23 +70,25 @@ public static class CompactSerializer
     /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
     /// <param name="frame">The frame, in one or more segments.</param>
     /// <param name="limits">The limits.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <returns>The record.</returns>
     /// <exception cref="CompactFormatException">The frame is malformed, is a collection, or holds another type.</exception>
-    public static T Deserialize<T>(ReadOnlySequence<byte> frame, CompactLimits? limits = null)
+    public static T Deserialize<T>(ReadOnlySequence<byte> frame, CompactLimits? limits = null, CompactZstdDictionary? zstdDictionary = null)
         where T : ICompactSerializable<T> =>
-        Deserialize<T>(frame.IsSingleSegment ? frame.First : frame.ToArray(), limits);
+        Deserialize<T>(frame.IsSingleSegment ? frame.First : frame.ToArray(), limits, zstdDictionary);
 
     /// <summary>Reads a collection frame.</summary>
     /// <typeparam name="T">A <see cref="CompactSchemaAttribute"/> type.</typeparam>
     /// <param name="frame">The frame.</param>
     /// <param name="limits">The limits.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd body was compressed with, if any.</param>
     /// <returns>The records.</returns>
     /// <exception cref="CompactFormatException">The frame is malformed, is not a collection, or holds another type.</exception>
-    public static List<T> DeserializeMany<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null)
+    public static List<T> DeserializeMany<T>(ReadOnlyMemory<byte> frame, CompactLimits? limits = null, CompactZstdDictionary? zstdDictionary = null)
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
-        var reader = Body<T>(frame, limits, expectCollection: true);
+        var reader = Body<T>(frame, limits, zstdDictionary, expectCollection: true);
         var count = reader.ReadCount(limits.MaxCollectionCount, 1);
         var values = new List<T>(count);
         for (var i = 0; i < count; i++)
@@ -96,10 +101,10 @@ public static class CompactSerializer
         return values;
     }
 
-    private static CompactReader Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, bool expectCollection)
+    private static CompactReader Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, CompactZstdDictionary? zstdDictionary, bool expectCollection)
         where T : ICompactSerializable<T>
     {
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _);
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _, zstdDictionary);
         if (typeId != T.TypeId)
         {
             throw new CompactFormatException($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);

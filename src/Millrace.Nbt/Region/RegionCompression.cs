@@ -12,6 +12,6 @@ public enum RegionCompression : byte
     /// <summary>Uncompressed (3).</summary>
     None = 3,
 
-    /// <summary>LZ4 (4), since 1.20.5. Needs an LZ4 package; none restores from the registry mirror, so it is reported as unsupported.</summary>
+    /// <summary>LZ4 (4), since 1.20.5: lz4-java's block stream (<c>LZ4BlockOutputStream</c>).</summary>
     Lz4 = 4,
 }

@@ -113,7 +113,6 @@ public sealed class RegionFile
     /// <param name="options">The reader limits; the flavour is always Java.</param>
     /// <returns>The chunk, or <see langword="null"/> when absent.</returns>
     /// <exception cref="NbtFormatException">The payload is malformed.</exception>
-    /// <exception cref="NotSupportedException">The chunk is LZ4-compressed.</exception>
     public NbtDocument? ReadChunk(int x, int z, NbtReaderOptions? options = null)
     {
         if (_entries[Index(x, z)] is not { } entry)
@@ -124,7 +123,7 @@ public sealed class RegionFile
         return entry.Compression switch
         {
             RegionCompression.Gzip or RegionCompression.Zlib or RegionCompression.None => NbtDocument.Read(entry.Payload, options),
-            RegionCompression.Lz4 => throw new NotSupportedException("Chunk compression 4 (LZ4) needs an LZ4 package, and none restores from this registry mirror."),
+            RegionCompression.Lz4 => NbtDocument.Read(Lz4BlockFormat.Decompress(entry.Payload, (options ?? NbtReaderOptions.Default).MaxBytes), options),
             _ => throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
         };
     }
@@ -138,14 +137,14 @@ public sealed class RegionFile
     public void WriteChunk(int x, int z, NbtDocument chunk, RegionCompression compression = RegionCompression.Zlib, DateTimeOffset? timestamp = null)
     {
         ArgumentNullException.ThrowIfNull(chunk);
-        var nbtCompression = compression switch
+        var payload = compression switch
         {
-            RegionCompression.Gzip => NbtCompression.Gzip,
-            RegionCompression.Zlib => NbtCompression.Zlib,
-            RegionCompression.None => NbtCompression.None,
-            _ => throw new NotSupportedException("Chunk compression 4 (LZ4) needs an LZ4 package, and none restores from this registry mirror."),
+            RegionCompression.Gzip => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.Gzip }),
+            RegionCompression.Zlib => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.Zlib }),
+            RegionCompression.None => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.None }),
+            RegionCompression.Lz4 => Lz4BlockFormat.Compress(chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.None })),
+            _ => throw new ArgumentOutOfRangeException(nameof(compression), compression, "Chunk compression is gzip (1), zlib (2), none (3) or LZ4 (4)."),
         };
-        var payload = chunk.ToArray(new NbtWriterOptions { Compression = nbtCompression });
         _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds());
     }
 
