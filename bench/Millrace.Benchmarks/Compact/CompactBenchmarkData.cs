@@ -1,11 +1,13 @@
 using System.Buffers;
 using System.Text.Json.Serialization;
+using MemoryPack;
 using Millrace.Compact.Serialization;
 
 namespace Millrace.Benchmarks.Compact;
 
 /// <summary>The seed's user: id, name, email, age, active, created_at and a string map.</summary>
 [CompactSchema(1)]
+[MemoryPackable]
 public partial class SeedUser
 {
     [Field(1)]
@@ -39,6 +41,7 @@ public partial class SeedUser
 
 /// <summary>The seed's product: id, name, description, price, category, in_stock, tags and a string map of specs.</summary>
 [CompactSchema(2)]
+[MemoryPackable]
 public partial class SeedProduct
 {
     [Field(1)]
@@ -76,6 +79,7 @@ public partial class SeedProduct
 
 /// <summary>The seed's large struct: field_01 to field_50, odd fields integers NN×1000, even fields "value_NN".</summary>
 [CompactSchema(3)]
+[MemoryPackable]
 public partial class SeedLarge
 {
     [Field(1)]

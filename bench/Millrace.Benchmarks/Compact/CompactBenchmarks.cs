@@ -3,6 +3,7 @@ using System.IO.Compression;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using BenchmarkDotNet.Attributes;
+using MemoryPack;
 using Millrace.Compact;
 using Millrace.Compact.Serialization;
 
@@ -10,8 +11,8 @@ namespace Millrace.Benchmarks.Compact;
 
 /// <summary>
 /// The seed's structures encoded and decoded by the generated compact serializer and by System.Text.Json (source
-/// generated), both into a reused buffer writer. MessagePack, MemoryPack and protobuf-net are not served by the
-/// registry mirror, so their rows cannot run. The setup measures each case's sizes for the report's size table.
+/// generated), both into a reused buffer writer. MemoryPack runs beside them; MessagePack is not served by the
+/// registry mirror and protobuf-net was served too late to add, so their rows cannot run. The setup measures each case's sizes for the report's size table.
 /// </summary>
 [MemoryDiagnoser]
 public class CompactBenchmarks
@@ -27,6 +28,9 @@ public class CompactBenchmarks
     private byte[] _compact = [];
     private byte[] _json = [];
     private byte[] _protoBytes = [];
+    private Action<IBufferWriter<byte>> _memoryPackWrite = null!;
+    private Func<byte[], object> _memoryPackRead = null!;
+    private byte[] _memoryPack = [];
 
     [Params("user-full", "user-sparse", "product", "large-50/50", "large-10/50", "users-100")]
     public string Case { get; set; } = "user-full";
@@ -70,10 +74,14 @@ public class CompactBenchmarks
         _jsonWrite(_output);
         _json = _output.WrittenSpan.ToArray();
         _protoBytes = Google.Protobuf.MessageExtensions.ToByteArray(_proto);
+        _output.ResetWrittenCount();
+        _memoryPackWrite(_output);
+        _memoryPack = _output.WrittenSpan.ToArray();
         Sizes = new CompactSizes(
             _json.Length,
             Gzip(_json),
             _protoBytes.Length,
+            _memoryPack.Length,
             _compact.Length,
             Frame(CompactCompression.Auto),
             Frame(CompactCompression.Deflate),
@@ -107,6 +115,14 @@ public class CompactBenchmarks
         return _output.WrittenCount;
     }
 
+    [Benchmark(Description = "MemoryPack serialize")]
+    public int MemoryPackSerialize()
+    {
+        _output.ResetWrittenCount();
+        _memoryPackWrite(_output);
+        return _output.WrittenCount;
+    }
+
     [Benchmark(Description = "STJ (source generated) deserialize")]
     public object JsonDeserialize() => _jsonRead(_json);
 
@@ -115,6 +131,9 @@ public class CompactBenchmarks
 
     [Benchmark(Description = "Google.Protobuf deserialize")]
     public object ProtobufDeserialize() => ProtoMapping.Parse(_protoParser, _protoBytes);
+
+    [Benchmark(Description = "MemoryPack deserialize")]
+    public object MemoryPackDeserialize() => _memoryPackRead(_memoryPack);
 
     private void UseProto(Google.Protobuf.IMessage message, Google.Protobuf.MessageParser parser)
     {
@@ -151,6 +170,8 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, json)!;
+        _memoryPackWrite = output => MemoryPackSerializer.Serialize(output, value);
+        _memoryPackRead = bytes => MemoryPackSerializer.Deserialize<T>(bytes)!;
         _frame = (compression, dictionary) =>
         {
             var output = new ArrayBufferWriter<byte>();
@@ -176,6 +197,8 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, CompactBenchJsonContext.Default.ListSeedUser)!;
+        _memoryPackWrite = output => MemoryPackSerializer.Serialize(output, values);
+        _memoryPackRead = bytes => MemoryPackSerializer.Deserialize<List<SeedUser>>(bytes)!;
         _frame = (compression, dictionary) =>
         {
             var output = new ArrayBufferWriter<byte>();
@@ -188,4 +211,4 @@ public class CompactBenchmarks
 }
 
 /// <summary>One case's encoded sizes in bytes.</summary>
-public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli, int CompactZstd, int CompactAutoWithDictionary);
+public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int MemoryPack, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli, int CompactZstd, int CompactAutoWithDictionary);
