@@ -69,29 +69,13 @@ public sealed partial class CompactSchemaGenerator
         foreach (var field in model.Fields)
         {
             var (access, indent) = OpenPresence(code, field);
-            var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
-            code.Append(indent).Append("writer.WriteKey(").Append(field.Index).Append(", ").Append(Wire).Append('.').Append(wire).Append(");\n");
-            if (field.Collection == CollectionKind.None)
+            if (field.Collection == CollectionKind.None && KeyedValueWrite(field.Index, field.Value, access) is { } keyed)
             {
-                code.Append(indent).Append(ValueWrite(field.Value, access)).Append('\n');
+                code.Append(indent).Append(keyed).Append('\n');
             }
             else
             {
-                code.Append(indent).Append("writer.WriteVarint((ulong)__PayloadSize_").Append(field.Name).Append('(').Append(access).Append("));\n");
-                code.Append(indent).Append("writer.WriteVarint((ulong)").Append(access).Append(field.Collection == CollectionKind.Array ? ".Length" : ".Count").Append(");\n");
-                if (field.Collection == CollectionKind.Map)
-                {
-                    code.Append(indent).Append("foreach (var __pair in ").Append(access).Append(")\n").Append(indent).Append("{\n")
-                        .Append(indent).Append("    writer.WriteString(__pair.Key);\n")
-                        .Append(indent).Append("    ").Append(ValueWrite(field.Value, "__pair.Value")).Append('\n')
-                        .Append(indent).Append("}\n");
-                }
-                else
-                {
-                    code.Append(indent).Append("foreach (var __element in ").Append(access).Append(")\n").Append(indent).Append("{\n")
-                        .Append(indent).Append("    ").Append(ValueWrite(field.Value, "__element")).Append('\n')
-                        .Append(indent).Append("}\n");
-                }
+                EmitKeyAndValue(code, field, access, indent);
             }
 
             ClosePresence(code, field);
@@ -103,6 +87,33 @@ public sealed partial class CompactSchemaGenerator
         }
 
         code.Append("    }\n\n");
+    }
+
+    private static void EmitKeyAndValue(StringBuilder code, FieldModel field, string access, string indent)
+    {
+        var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
+        code.Append(indent).Append("writer.WriteKey(").Append(field.Index).Append(", ").Append(Wire).Append('.').Append(wire).Append(");\n");
+        if (field.Collection == CollectionKind.None)
+        {
+            code.Append(indent).Append(ValueWrite(field.Value, access)).Append('\n');
+            return;
+        }
+
+        code.Append(indent).Append("writer.WriteVarint((ulong)__PayloadSize_").Append(field.Name).Append('(').Append(access).Append("));\n");
+        code.Append(indent).Append("writer.WriteVarint((ulong)").Append(access).Append(field.Collection == CollectionKind.Array ? ".Length" : ".Count").Append(");\n");
+        if (field.Collection == CollectionKind.Map)
+        {
+            code.Append(indent).Append("foreach (var __pair in ").Append(access).Append(")\n").Append(indent).Append("{\n")
+                .Append(indent).Append("    writer.WriteString(__pair.Key);\n")
+                .Append(indent).Append("    ").Append(ValueWrite(field.Value, "__pair.Value")).Append('\n')
+                .Append(indent).Append("}\n");
+        }
+        else
+        {
+            code.Append(indent).Append("foreach (var __element in ").Append(access).Append(")\n").Append(indent).Append("{\n")
+                .Append(indent).Append("    ").Append(ValueWrite(field.Value, "__element")).Append('\n')
+                .Append(indent).Append("}\n");
+        }
     }
 
     private static void EmitRead(StringBuilder code, CompactTypeModel model)
@@ -337,6 +348,18 @@ public sealed partial class CompactSchemaGenerator
         ValueKind.DateTime or ValueKind.DateTimeOffset => Sizes + ".OfZigZag(" + Values + ".Ticks(" + x + "))",
         ValueKind.TimeSpan => Sizes + ".OfZigZag(" + x + ".Ticks)",
         _ => Sizes + ".OfLengthDelimited(" + Values + ".RecordSize<" + value.TypeName + ">(" + x + "))",
+    };
+
+    // The most common scalars write key and value with one request for buffer space; the rest write the key first.
+    private static string? KeyedValueWrite(int index, ValueShape value, string x) => value.Kind switch
+    {
+        ValueKind.Bool => "writer.WriteVarintField(" + index + ", " + x + " ? 1UL : 0UL);",
+        ValueKind.Signed => "writer.WriteSignedField(" + index + ", (long)" + x + ");",
+        ValueKind.Unsigned => "writer.WriteVarintField(" + index + ", (ulong)" + x + ");",
+        ValueKind.String => "writer.WriteStringField(" + index + ", " + x + ");",
+        ValueKind.DateTime or ValueKind.DateTimeOffset => "writer.WriteSignedField(" + index + ", " + Values + ".Ticks(" + x + "));",
+        ValueKind.TimeSpan => "writer.WriteSignedField(" + index + ", " + x + ".Ticks);",
+        _ => null,
     };
 
     private static string ValueWrite(ValueShape value, string x) => value.Kind switch

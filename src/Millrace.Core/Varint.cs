@@ -30,6 +30,13 @@ public static class Varint
     /// <returns><see langword="false"/> when <paramref name="destination"/> is too small; nothing is written then.</returns>
     public static bool TryWrite(Span<byte> destination, ulong value, out int bytesWritten)
     {
+        if (value < 0x80 && !destination.IsEmpty)
+        {
+            destination[0] = (byte)value;
+            bytesWritten = 1;
+            return true;
+        }
+
         var count = GetByteCount(value);
         if (destination.Length < count)
         {

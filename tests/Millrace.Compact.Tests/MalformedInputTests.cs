@@ -81,10 +81,21 @@ public class MalformedInputTests
     [InlineData(new byte[] { 1, 0, 1, 0x00 }, "Invalid field index 0")]
     [InlineData(new byte[] { 1, 0, 1, 0x14, 0x02 }, "2 is not a bool")]
     [InlineData(new byte[] { 1, 1, 1, 0x00, 0x01 }, "corrupt")]
+    [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x02, 0xC3, 0x28 }, "Malformed UTF-8")]
+    [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x02, 0xC0, 0x80 }, "Malformed UTF-8")]
+    [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x03, 0xED, 0xA0, 0x80 }, "Malformed UTF-8")]
     public void MalformedFrames_SayWhy(byte[] bytes, string reason)
     {
         var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, bytes));
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void MalformedUtf8_NamesTheFieldAndTheStringsOffset()
+    {
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, [1, 0, 1, 0x0B, 0x02, 0xC3, 0x28]));
+        Assert.Equal("name", error.Path);
+        Assert.Equal(2, error.ByteOffset); // in the body, as documented: after the key and the length byte
     }
 
     [Fact]

@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Globalization;
 using System.Text;
-using System.Text.Unicode;
 
 namespace Millrace.Compact.Wire;
 
@@ -12,6 +11,9 @@ namespace Millrace.Compact.Wire;
 /// </summary>
 public ref struct CompactReader
 {
+    // Validates while it decodes, so a string is read in one pass and malformed bytes never become U+FFFD.
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
     private readonly ReadOnlySpan<byte> _data;
     private readonly int _baseOffset;
     private int _position;
@@ -70,6 +72,12 @@ public ref struct CompactReader
     /// <returns>The value.</returns>
     public ulong ReadVarint()
     {
+        // Keys and small values are one byte: read those without the general decoder.
+        if ((uint)_position < (uint)_data.Length && _data[_position] < 0x80)
+        {
+            return _data[_position++];
+        }
+
         var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
         if (status != OperationStatus.Done)
         {
@@ -119,12 +127,14 @@ public ref struct CompactReader
             throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A string of {bytes.Length} bytes exceeds the limit of {maxLength}."), start);
         }
 
-        if (!Utf8.IsValid(bytes))
+        try
+        {
+            return StrictUtf8.GetString(bytes);
+        }
+        catch (DecoderFallbackException)
         {
             throw new CompactFormatException("Malformed UTF-8 in a string.", start);
         }
-
-        return Encoding.UTF8.GetString(bytes);
     }
 
     /// <summary>Reads an element count and checks it against the limit and the bytes that remain.</summary>

@@ -1,0 +1,67 @@
+using System.Buffers;
+using System.Text;
+using Millrace.Compact.Wire;
+
+namespace Millrace.Compact.Tests;
+
+public class CompactWriterTests
+{
+    // Lengths around the 42-char boundary below which a string's length byte is reserved before encoding.
+    public static TheoryData<string> Strings()
+    {
+        var data = new TheoryData<string>();
+        foreach (var length in new[] { 0, 1, 41, 42, 43, 63, 64, 127, 128, 200 })
+        {
+            data.Add(new string('a', length));
+            data.Add(new string('é', length));
+            data.Add(new string('€', length));
+            data.Add(string.Concat(Enumerable.Repeat("😀", length / 2)) + (length % 2 == 1 ? "x" : string.Empty));
+        }
+
+        data.Add("lone \uD800 surrogate");
+        data.Add(new string('\uDC00', 42));
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Strings))]
+    public void WriteString_WritesTheVarintByteLengthThenUtf8(string text)
+    {
+        var utf8 = Encoding.UTF8.GetBytes(text);
+        var expected = Varint(utf8.Length).Concat(utf8).ToArray();
+
+        Assert.Equal(expected, Write(w => w.WriteString(text)));
+        Assert.Equal(Varint((7 << 2) | 3).Concat(expected).ToArray(), Write(w => w.WriteStringField(7, text)));
+    }
+
+    [Theory]
+    [InlineData(1, 0L)]
+    [InlineData(15, -1L)]
+    [InlineData(16, 300L)]
+    [InlineData(int.MaxValue, long.MinValue)]
+    [InlineData(1000, long.MaxValue)]
+    public void KeyedIntegerWrites_EqualAKeyThenTheValue(int index, long value)
+    {
+        Assert.Equal(
+            Write(w => { w.WriteKey(index, WireType.Varint); w.WriteSigned(value); }),
+            Write(w => w.WriteSignedField(index, value)));
+        Assert.Equal(
+            Write(w => { w.WriteKey(index, WireType.Varint); w.WriteVarint((ulong)value); }),
+            Write(w => w.WriteVarintField(index, (ulong)value)));
+    }
+
+    private delegate void WriteAction(CompactWriter writer);
+
+    private static byte[] Write(WriteAction write)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        write(new CompactWriter(output));
+        return output.WrittenSpan.ToArray();
+    }
+
+    private static byte[] Varint(long value)
+    {
+        var bytes = new byte[10];
+        return bytes[..Millrace.Varint.Write(bytes, (ulong)value)];
+    }
+}
