@@ -116,7 +116,7 @@ public static class CompactFrame
     {
         if (compression == CompactCompression.Zstd)
         {
-            return zstdDictionary is null ? CompactZstdDictionary.CompressWithout(body) : zstdDictionary.Compress(body);
+            return CompactZstdDictionary.Compress(body, zstdDictionary);
         }
 
         using var buffer = new MemoryStream();

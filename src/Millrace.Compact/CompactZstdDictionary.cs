@@ -51,16 +51,14 @@ public sealed class CompactZstdDictionary
         }
     }
 
-    internal byte[] Compress(ReadOnlySpan<byte> body)
+    internal static byte[] Compress(ReadOnlySpan<byte> body, CompactZstdDictionary? dictionary)
     {
         using var compressor = new Compressor(Compressor.MaxCompressionLevel);
-        compressor.LoadDictionary(_bytes);
-        return compressor.Wrap(body).ToArray();
-    }
+        if (dictionary is not null)
+        {
+            compressor.LoadDictionary(dictionary._bytes);
+        }
 
-    internal static byte[] CompressWithout(ReadOnlySpan<byte> body)
-    {
-        using var compressor = new Compressor(Compressor.MaxCompressionLevel);
         return compressor.Wrap(body).ToArray();
     }
 

@@ -115,6 +115,14 @@ public static class Varint
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static OperationStatus TryReadCore(ReadOnlySpan<byte> source, int maxLength, byte lastByteMask, out ulong value, out int bytesConsumed)
     {
+        // Keys, lengths and small values are one byte: the common case skips the loop.
+        if (!source.IsEmpty && source[0] < 0x80)
+        {
+            value = source[0];
+            bytesConsumed = 1;
+            return OperationStatus.Done;
+        }
+
         ulong result = 0;
         var limit = Math.Min(source.Length, maxLength);
         for (var i = 0; i < limit; i++)

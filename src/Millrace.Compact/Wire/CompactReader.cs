@@ -72,12 +72,6 @@ public ref struct CompactReader
     /// <returns>The value.</returns>
     public ulong ReadVarint()
     {
-        // Keys and small values are one byte: read those without the general decoder.
-        if ((uint)_position < (uint)_data.Length && _data[_position] < 0x80)
-        {
-            return _data[_position++];
-        }
-
         var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
         if (status != OperationStatus.Done)
         {

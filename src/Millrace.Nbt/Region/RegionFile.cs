@@ -137,14 +137,20 @@ public sealed class RegionFile
     public void WriteChunk(int x, int z, NbtDocument chunk, RegionCompression compression = RegionCompression.Zlib, DateTimeOffset? timestamp = null)
     {
         ArgumentNullException.ThrowIfNull(chunk);
-        var payload = compression switch
+        // LZ4 is not an NBT compression: the chunk is written uncompressed and framed as lz4-java blocks.
+        var nbtCompression = compression switch
         {
-            RegionCompression.Gzip => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.Gzip }),
-            RegionCompression.Zlib => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.Zlib }),
-            RegionCompression.None => chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.None }),
-            RegionCompression.Lz4 => Lz4BlockFormat.Compress(chunk.ToArray(new NbtWriterOptions { Compression = NbtCompression.None })),
+            RegionCompression.Gzip => NbtCompression.Gzip,
+            RegionCompression.Zlib => NbtCompression.Zlib,
+            RegionCompression.None or RegionCompression.Lz4 => NbtCompression.None,
             _ => throw new ArgumentOutOfRangeException(nameof(compression), compression, "Chunk compression is gzip (1), zlib (2), none (3) or LZ4 (4)."),
         };
+        var payload = chunk.ToArray(new NbtWriterOptions { Compression = nbtCompression });
+        if (compression == RegionCompression.Lz4)
+        {
+            payload = Lz4BlockFormat.Compress(payload);
+        }
+
         _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds());
     }
 
