@@ -33,6 +33,9 @@ internal sealed class JsonItemScanner : IDisposable
     private int _largestItem;
     private bool _lastReadFilledBuffer;
 
+    // Skipped before the first item, as System.Text.Json's own stream reading does.
+    private static ReadOnlySpan<byte> ByteOrderMark => "\uFEFF"u8;
+
     /// <summary>Initializes a scanner over <paramref name="stream"/>.</summary>
     /// <param name="stream">The UTF-8 JSON source.</param>
     /// <param name="options">Format, path and limits.</param>
@@ -105,7 +108,7 @@ internal sealed class JsonItemScanner : IDisposable
                 return ScanStep.NeedMoreData;
             }
 
-            _start = _buffer.AsSpan(0, _end).StartsWith("\uFEFF"u8) ? 3 : 0;
+            _start = _buffer.AsSpan(0, _end).StartsWith(ByteOrderMark) ? ByteOrderMark.Length : 0;
             _startChecked = true;
         }
 
@@ -150,9 +153,9 @@ internal sealed class JsonItemScanner : IDisposable
         }
 
         document = _buffer.AsSpan(0, _end);
-        if (document.StartsWith("\uFEFF"u8))
+        if (document.StartsWith(ByteOrderMark))
         {
-            document = document[3..];
+            document = document[ByteOrderMark.Length..];
         }
 
         return true;
