@@ -85,9 +85,8 @@ public static class CompactJson
             {
                 DecodeRecord(ref record, type, output, limits, 0);
             }
-            catch (CompactFormatException exception)
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{i}]")))
             {
-                exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
                 throw;
             }
         }
@@ -248,9 +247,8 @@ public static class CompactJson
                 output.WritePropertyName(field.Name);
                 DecodeValue(ref reader, field.Type, output, limits, depth);
             }
-            catch (CompactFormatException exception)
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(field.Name))
             {
-                exception.PrependPath(field.Name);
                 throw;
             }
         }
@@ -351,9 +349,8 @@ public static class CompactJson
 
                 DecodeValue(ref reader, element, output, limits, depth);
             }
-            catch (CompactFormatException exception)
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(segment))
             {
-                exception.PrependPath(segment);
                 throw;
             }
         }
@@ -389,9 +386,8 @@ public static class CompactJson
         {
             action();
         }
-        catch (CompactFormatException exception)
+        catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(segment))
         {
-            exception.PrependPath(segment);
             throw;
         }
     }

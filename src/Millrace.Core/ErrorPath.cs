@@ -37,16 +37,18 @@ public sealed class ErrorPath
         return path.ToString();
     }
 
-    /// <summary>Formats a reader error as <c>reason (byte offset N, path P)</c>.</summary>
-    /// <param name="reason">Why the input was rejected.</param>
+    /// <summary>Formats a reason with its byte offset and, when known, what the offset counts and the path.</summary>
+    /// <param name="reason">What went wrong.</param>
     /// <param name="byteOffset">Where.</param>
-    /// <param name="path">Under which member or tag.</param>
+    /// <param name="path">The path to the failing value.</param>
+    /// <param name="offsetScope">What the offset counts when it is not the input's own bytes, e.g. "of the decompressed data".</param>
     /// <returns>The message.</returns>
-    public static string Describe(string reason, long byteOffset, ErrorPath path)
+    public static string Describe(string reason, long byteOffset, ErrorPath path, string? offsetScope = null)
     {
         ArgumentNullException.ThrowIfNull(path);
+        var scope = string.IsNullOrEmpty(offsetScope) ? string.Empty : " " + offsetScope;
         return path.IsEmpty
-            ? string.Create(CultureInfo.InvariantCulture, $"{reason} (byte offset {byteOffset})")
-            : string.Create(CultureInfo.InvariantCulture, $"{reason} (byte offset {byteOffset}, path {path})");
+            ? string.Create(CultureInfo.InvariantCulture, $"{reason} (byte offset {byteOffset}{scope})")
+            : string.Create(CultureInfo.InvariantCulture, $"{reason} (byte offset {byteOffset}{scope}, path {path})");
     }
 }

@@ -38,9 +38,32 @@ public abstract class LocatedFormatException : FormatException
     public string Path => _path.ToString();
 
     /// <inheritdoc />
-    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path);
+    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path, OffsetScope);
+
+    /// <summary>
+    /// Gets what <see cref="ByteOffset"/> counts when it is not the input's own bytes (e.g. "of the gzip-decompressed data"),
+    /// or <see langword="null"/> when it counts the input's bytes.
+    /// </summary>
+    public string? OffsetScope { get; private set; }
+
+    /// <summary>Says what <see cref="ByteOffset"/> counts, for a reader that ran over bytes derived from the input.</summary>
+    /// <param name="scope">A phrase that follows "byte offset N", e.g. "of the gzip-decompressed data".</param>
+    public void SetOffsetScope(string scope) => OffsetScope = scope;
 
     /// <summary>Adds the segment of an enclosing container as the exception passes up through a reader.</summary>
     /// <param name="segment">A name, or an index as <c>[3]</c>.</param>
     public void PrependPath(string segment) => _path.Prepend(segment);
+
+    /// <summary>
+    /// Adds a segment to the front of <see cref="Path"/> and returns <see langword="false"/>, for an exception filter:
+    /// <c>catch (E e) when (e.PrependPathAndPropagate(name))</c>. A filter runs before the stack unwinds and catches
+    /// nothing, so a deeply nested reader adds its path without the stack a catch-and-rethrow at every level costs.
+    /// </summary>
+    /// <param name="segment">A member name, or an index as <c>[3]</c>.</param>
+    /// <returns><see langword="false"/>, always.</returns>
+    public bool PrependPathAndPropagate(string segment)
+    {
+        _path.Prepend(segment);
+        return false;
+    }
 }

@@ -20,15 +20,22 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     /// <exception cref="NbtFormatException">The bytes are not valid NBT of that flavour, or exceed a limit.</exception>
     public static NbtDocument Read(ReadOnlySpan<byte> data, NbtReaderOptions? options = null)
     {
-        options ??= NbtReaderOptions.Default;
-        var compression = NbtCompressionDetector.Detect(data);
-        if (compression == NbtCompression.None)
-        {
-            return new NbtTreeReader(data, options).ReadDocument();
-        }
+        return Read(data, NbtCompressionDetector.Detect(data), options);
+    }
 
-        using var payload = NbtCompressionDetector.Decompress(data, compression, options.MaxBytes);
-        return new NbtTreeReader(payload.WrittenSpan, options).ReadDocument();
+    /// <summary>Reads a document whose compression is declared by its container, as a region chunk's is.</summary>
+    internal static NbtDocument Read(ReadOnlySpan<byte> data, NbtCompression compression, NbtReaderOptions? options)
+    {
+        options ??= NbtReaderOptions.Default;
+        using var payload = NbtPayload.Open(data, compression, options.MaxBytes);
+        try
+        {
+            return new NbtTreeReader(payload.Bytes, options).ReadDocument();
+        }
+        catch (NbtFormatException exception) when (payload.ScopeOffset(exception))
+        {
+            throw;
+        }
     }
 
     /// <summary>Reads a document from a byte sequence, compressed or not.</summary>

@@ -13,48 +13,33 @@ namespace Millrace.Nbt;
 /// <param name="LevelDatVersion">The storage version of a Bedrock <c>level.dat</c> header, or <see langword="null"/> when there is none.</param>
 public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompression Compression, int? LevelDatVersion = null)
 {
-    private static readonly NbtFormat[] DetectionOrder = [NbtFormat.Java, NbtFormat.Bedrock, NbtFormat.JavaNetwork, NbtFormat.BedrockNetwork];
+    // Only the file flavours are guessed: the network flavours are packet encodings, and a nameless root would let
+    // them read a file cut to two or three bytes as an empty compound. A network file is read with its flavour named.
+    private static readonly NbtFormat[] DetectionOrder = [NbtFormat.Java, NbtFormat.Bedrock];
 
     /// <summary>Reads a file, detecting its compression, a Bedrock <c>level.dat</c> header, and (unless given) its flavour.</summary>
     /// <param name="data">The file's bytes.</param>
-    /// <param name="format">The flavour; when <see langword="null"/>, the first of Java, Bedrock, Java network and Bedrock network that reads the whole input.</param>
+    /// <param name="format">
+    /// The flavour; when <see langword="null"/>, Java or Bedrock, whichever reads the whole input. When both do, with
+    /// different trees, the input is ambiguous and refused; with the same tree, it is Java.
+    /// </param>
     /// <param name="options">Limits; its <see cref="NbtReaderOptions.Format"/> is replaced by the flavour tried.</param>
     /// <returns>The file.</returns>
-    /// <exception cref="NbtFormatException">No flavour reads the input; the error is the one of <paramref name="format"/>, or of Java.</exception>
+    /// <exception cref="NbtFormatException">
+    /// No flavour reads the input (the error is the one of <paramref name="format"/>, or of Java), or it is ambiguous.
+    /// </exception>
     public static NbtFile Read(ReadOnlySpan<byte> data, NbtFormat? format = null, NbtReaderOptions? options = null)
     {
         options ??= NbtReaderOptions.Default;
-        var compression = NbtCompressionDetector.Detect(data);
-        using var inflated = compression == NbtCompression.None ? null : NbtCompressionDetector.Decompress(data, compression, options.MaxBytes);
-        var payload = inflated is null ? data : inflated.WrittenSpan;
-        int? levelDatVersion = null;
-        if (format is null or NbtFormat.Bedrock && payload.Length > 8
-            && BinaryPrimitives.ReadInt32LittleEndian(payload[4..]) == payload.Length - 8 && payload[8] == (byte)Tags.NbtTagType.Compound)
+        using var payload = NbtPayload.Open(data, options.MaxBytes);
+        try
         {
-            levelDatVersion = BinaryPrimitives.ReadInt32LittleEndian(payload);
-            payload = payload[8..];
-            format = NbtFormat.Bedrock;
+            return ReadPayload(payload.Bytes, payload.Compression, format, options);
         }
-
-        if (format is { } known)
+        catch (NbtFormatException exception) when (payload.ScopeOffset(exception))
         {
-            return new NbtFile(ReadAs(payload, known, options), known, compression, levelDatVersion);
+            throw;
         }
-
-        NbtFormatException? first = null;
-        foreach (var candidate in DetectionOrder)
-        {
-            try
-            {
-                return new NbtFile(ReadAs(payload, candidate, options), candidate, compression);
-            }
-            catch (NbtFormatException exception)
-            {
-                first ??= exception;
-            }
-        }
-
-        throw first!;
     }
 
     /// <summary>Writes the file in its flavour and compression, with its <c>level.dat</c> header if it has one.</summary>
@@ -81,12 +66,50 @@ public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompress
         return compressed.WrittenSpan.ToArray();
     }
 
-    private static NbtDocument ReadAs(ReadOnlySpan<byte> payload, NbtFormat format, NbtReaderOptions options) =>
-        new NbtTreeReader(payload, new NbtReaderOptions
+    private static NbtFile ReadPayload(ReadOnlySpan<byte> payload, NbtCompression compression, NbtFormat? format, NbtReaderOptions options)
+    {
+        int? levelDatVersion = null;
+        if (format is null or NbtFormat.Bedrock && payload.Length > 8
+            && BinaryPrimitives.ReadInt32LittleEndian(payload[4..]) == payload.Length - 8 && payload[8] == (byte)Tags.NbtTagType.Compound)
         {
-            Format = format,
-            MaxDepth = options.MaxDepth,
-            MaxBytes = options.MaxBytes,
-            UnwrapHeterogeneousLists = options.UnwrapHeterogeneousLists,
-        }).ReadDocument();
+            levelDatVersion = BinaryPrimitives.ReadInt32LittleEndian(payload);
+            payload = payload[8..];
+            format = NbtFormat.Bedrock;
+        }
+
+        if (format is { } known)
+        {
+            return new NbtFile(ReadAs(payload, known, options), known, compression, levelDatVersion);
+        }
+
+        NbtFile? found = null;
+        NbtFormatException? first = null;
+        foreach (var candidate in DetectionOrder)
+        {
+            NbtDocument document;
+            try
+            {
+                document = ReadAs(payload, candidate, options);
+            }
+            catch (NbtFormatException exception)
+            {
+                first ??= exception;
+                continue;
+            }
+
+            if (found is null)
+            {
+                found = new NbtFile(document, candidate, compression);
+            }
+            else if (!found.Document.Equals(document))
+            {
+                NbtThrow.AmbiguousFlavour(found.Format, candidate);
+            }
+        }
+
+        return found ?? throw first!;
+    }
+
+    private static NbtDocument ReadAs(ReadOnlySpan<byte> payload, NbtFormat format, NbtReaderOptions options) =>
+        new NbtTreeReader(payload, options with { Format = format }).ReadDocument();
 }

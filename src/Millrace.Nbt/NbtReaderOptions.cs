@@ -1,7 +1,10 @@
 namespace Millrace.Nbt;
 
-/// <summary>Limits and flavour for reading NBT. Init-only, so one instance can be shared.</summary>
-public sealed class NbtReaderOptions
+/// <summary>
+/// Limits and flavour for reading NBT. Init-only and validated as set, so one instance can be shared and a bad limit
+/// is refused where it is written; a record, so <c>options with { Format = NbtFormat.Bedrock }</c> keeps every other limit.
+/// </summary>
+public sealed record NbtReaderOptions
 {
     /// <summary>The default nesting limit, as Minecraft's.</summary>
     public const int DefaultMaxDepth = 512;
@@ -20,17 +23,46 @@ public sealed class NbtReaderOptions
     public NbtFormat Format { get; init; } = NbtFormat.Java;
 
     /// <summary>Gets the deepest nesting of compounds and lists allowed.</summary>
-    /// <value>Default <see cref="DefaultMaxDepth"/>. At least 1.</value>
-    public int MaxDepth { get; init; } = DefaultMaxDepth;
+    /// <value>
+    /// Default <see cref="DefaultMaxDepth"/>. At least 1. A raised limit is safe: tree readers that run short of stack
+    /// first report it as an error, and the pull reader and <c>Skip</c> use no call stack for nesting.
+    /// </value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int MaxDepth
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1, nameof(MaxDepth));
+            field = value;
+        }
+    }
+
+    = DefaultMaxDepth;
 
     /// <summary>
     /// Gets the most bytes the tree may account for, counted as Minecraft's accounter does (each tag's
     /// header and payload); exceeding it is an error, so a small malicious input cannot make a huge tree.
     /// </summary>
-    /// <value>Default <see cref="DefaultMaxBytes"/>; <see cref="NetworkMaxBytes"/> for network payloads.</value>
-    public long MaxBytes { get; init; } = DefaultMaxBytes;
+    /// <value>Default <see cref="DefaultMaxBytes"/>; <see cref="NetworkMaxBytes"/> for network payloads. At least 1.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public long MaxBytes
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1, nameof(MaxBytes));
+            field = value;
+        }
+    }
 
-    /// <summary>Gets a value indicating whether a list of compounds that each hold a single empty-named tag is unwrapped into a list of those tags (1.21.5 heterogeneous lists).</summary>
+    = DefaultMaxBytes;
+
+    /// <summary>
+    /// Gets a value indicating whether lists in Minecraft 1.21.5's heterogeneous encoding (compounds, some holding a single
+    /// empty-named tag) are unwrapped into lists of mixed types. Only a list that is exactly what Minecraft's writer makes
+    /// of a mixed list is unwrapped, so writing it again gives the same bytes.
+    /// </summary>
     /// <value>Default <see langword="false"/>: lists are read exactly as stored.</value>
     public bool UnwrapHeterogeneousLists { get; init; }
 }

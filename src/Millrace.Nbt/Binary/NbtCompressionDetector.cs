@@ -1,5 +1,5 @@
 using System.Buffers;
-using System.IO.Compression;
+using Millrace.Compression;
 
 namespace Millrace.Nbt.Binary;
 
@@ -27,11 +27,14 @@ public static class NbtCompressionDetector
     }
 
     /// <summary>Decompresses into a pooled buffer, refusing to inflate past <paramref name="maxBytes"/>.</summary>
-    /// <param name="data">The compressed bytes.</param>
+    /// <param name="data">The compressed bytes: exactly one complete stream, nothing after it.</param>
     /// <param name="compression">Their compression, e.g. from <see cref="Detect"/>; <see cref="NbtCompression.None"/> copies.</param>
     /// <param name="maxBytes">The most bytes the output may hold: a quota against decompression bombs.</param>
     /// <returns>The bytes, in a buffer whose arrays go back to the pool when it is disposed.</returns>
-    /// <exception cref="NbtFormatException">The stream is corrupt or inflates past <paramref name="maxBytes"/>.</exception>
+    /// <exception cref="NbtFormatException">
+    /// The stream is corrupt, truncated, followed by other bytes, fails its CRC-32 (gzip) or Adler-32 (zlib) check, or
+    /// inflates past <paramref name="maxBytes"/>; its offset counts compressed bytes.
+    /// </exception>
     public static PooledBufferWriter Decompress(ReadOnlySpan<byte> data, NbtCompression compression, long maxBytes)
     {
         var output = new PooledBufferWriter();
@@ -48,91 +51,27 @@ public static class NbtCompressionDetector
             return output;
         }
 
-        try
-        {
-            var input = ArrayPool<byte>.Shared.Rent(data.Length);
-            try
-            {
-                data.CopyTo(input);
-                using var source = new MemoryStream(input, 0, data.Length, writable: false);
-                using Stream inflater = compression == NbtCompression.Gzip
-                    ? new GZipStream(source, CompressionMode.Decompress)
-                    : new ZLibStream(source, CompressionMode.Decompress);
-                while (true)
-                {
-                    var read = inflater.Read(output.GetSpan(16 * 1024));
-                    if (read == 0)
-                    {
-                        break;
-                    }
-
-                    output.Advance(read);
-                    if (output.WrittenCount > maxBytes)
-                    {
-                        NbtThrow.QuotaExceeded(maxBytes, output.WrittenCount);
-                    }
-                }
-            }
-            catch (InvalidDataException exception)
-            {
-                throw new NbtFormatException($"The {compression} stream is corrupt: {exception.Message}", exception);
-            }
-            finally
-            {
-                ArrayPool<byte>.Shared.Return(input);
-            }
-
-            return output;
-        }
-        catch
+        var outcome = BoundedCompression.TryDecompress(data, Codec(compression), output, maxBytes);
+        if (!outcome.IsDone)
         {
             output.Dispose();
-            throw;
+            NbtThrow.Decompression(outcome);
         }
+
+        return output;
     }
 
     /// <summary>Compresses <paramref name="data"/> into <paramref name="output"/>.</summary>
     /// <param name="data">The raw NBT bytes.</param>
     /// <param name="compression">Gzip or zlib.</param>
     /// <param name="output">Where the compressed bytes go.</param>
-    public static void Compress(ReadOnlySpan<byte> data, NbtCompression compression, IBufferWriter<byte> output)
+    public static void Compress(ReadOnlySpan<byte> data, NbtCompression compression, IBufferWriter<byte> output) =>
+        BoundedCompression.Compress(data, Codec(compression), output);
+
+    private static CompressionCodec Codec(NbtCompression compression) => compression switch
     {
-        using var sink = new BufferWriterStream(output);
-        using Stream deflater = compression == NbtCompression.Gzip
-            ? new GZipStream(sink, CompressionLevel.Optimal, leaveOpen: true)
-            : new ZLibStream(sink, CompressionLevel.Optimal, leaveOpen: true);
-        deflater.Write(data);
-    }
-
-    /// <summary>A write-only stream over a buffer writer, for the compression streams.</summary>
-    private sealed class BufferWriterStream(IBufferWriter<byte> output) : Stream
-    {
-        public override bool CanRead => false;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => true;
-
-        public override long Length => throw new NotSupportedException();
-
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
-
-        public override void Flush()
-        {
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-
-        public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
-
-        public override void Write(ReadOnlySpan<byte> buffer)
-        {
-            buffer.CopyTo(output.GetSpan(buffer.Length));
-            output.Advance(buffer.Length);
-        }
-    }
+        NbtCompression.Gzip => CompressionCodec.Gzip,
+        NbtCompression.Zlib => CompressionCodec.Zlib,
+        _ => throw new ArgumentOutOfRangeException(nameof(compression), compression, "NBT is compressed with gzip or zlib."),
+    };
 }

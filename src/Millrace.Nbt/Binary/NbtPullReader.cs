@@ -165,21 +165,27 @@ public ref struct NbtPullReader
             return;
         }
 
+        // Iterative, on the reader's own frame stack: nesting costs no call stack however deep MaxDepth is.
         var target = _depth - 1;
+        JumpFixedSizeList();
+        while (_depth > target)
+        {
+            Read();
+            if (Token == NbtToken.StartList)
+            {
+                JumpFixedSizeList();
+            }
+        }
+    }
+
+    // A list of fixed-size numbers is passed over in one jump.
+    private void JumpFixedSizeList()
+    {
         ref var frame = ref _stack[_depth - 1];
         if (frame.IsList && FixedSize(frame.ElementType) is > 0 and var size)
         {
             _cursor.Take(checked(frame.Remaining * size));
             frame.Remaining = 0;
-        }
-
-        while (_depth > target)
-        {
-            Read();
-            if (Token is NbtToken.StartCompound or NbtToken.StartList && _depth - 1 > target)
-            {
-                Skip();
-            }
         }
     }
 

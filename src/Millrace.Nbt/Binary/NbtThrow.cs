@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using Millrace.Compression;
 
 namespace Millrace.Nbt.Binary;
 
@@ -35,6 +36,14 @@ internal static class NbtThrow
         throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {maxDepth}."), offset);
 
     [DoesNotReturn]
+    public static void TooDeepForStack(int depth, long offset) =>
+        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting {depth} levels deep is more than this thread's stack can read; lower MaxDepth or read on a thread with a larger stack."), offset);
+
+    [DoesNotReturn]
+    public static void AmbiguousFlavour(NbtFormat first, NbtFormat second) =>
+        throw new NbtFormatException($"The input reads whole as both {first} and {second} NBT, with different trees; name its flavour.", 0);
+
+    [DoesNotReturn]
     public static void QuotaExceeded(long maxBytes, long offset) =>
         throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The tree would account for more than the quota of {maxBytes} bytes."), offset);
 
@@ -49,4 +58,8 @@ internal static class NbtThrow
     [DoesNotReturn]
     public static void TrailingBytes(long count, long offset) =>
         throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"{count} byte(s) follow the root tag."), offset);
+
+    [DoesNotReturn]
+    public static void Decompression(DecompressionOutcome outcome) =>
+        throw new NbtFormatException(outcome.Message, outcome.Offset);
 }

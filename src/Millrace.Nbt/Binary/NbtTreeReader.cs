@@ -1,11 +1,12 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
 
 /// <summary>
 /// Builds a tree from uncompressed NBT bytes. Nesting is counted before each recursion, so depth is bounded by
-/// <see cref="NbtReaderOptions.MaxDepth"/> and never by the stack; every length is checked against the bytes
+/// <see cref="NbtReaderOptions.MaxDepth"/> and by the stack that remains (a located error, never a crash); every length is checked against the bytes
 /// that remain, and every tag is charged to the byte quota, before anything is allocated.
 /// </summary>
 internal ref struct NbtTreeReader
@@ -39,9 +40,8 @@ internal ref struct NbtTreeReader
         {
             root = ReadPayload(type);
         }
-        catch (NbtFormatException exception) when (!string.IsNullOrEmpty(name))
+        catch (NbtFormatException exception) when (!string.IsNullOrEmpty(name) && exception.PrependPathAndPropagate(name))
         {
-            exception.PrependPath(name);
             throw;
         }
 
@@ -129,9 +129,8 @@ internal ref struct NbtTreeReader
             {
                 list.AddUnchecked(ReadPayload(elementType));
             }
-            catch (NbtFormatException exception)
+            catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{i}]")))
             {
-                exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{i}]"));
                 throw;
             }
         }
@@ -159,9 +158,8 @@ internal ref struct NbtTreeReader
             {
                 compound.AddUnchecked(name, ReadPayload(type));
             }
-            catch (NbtFormatException exception)
+            catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(name))
             {
-                exception.PrependPath(name);
                 throw;
             }
         }
@@ -175,6 +173,12 @@ internal ref struct NbtTreeReader
         if (++_depth > _options.MaxDepth)
         {
             NbtThrow.TooDeep(_options.MaxDepth, _cursor.Position);
+        }
+
+        // A raised MaxDepth must never become a crash: when the thread's stack runs short first, that is reported.
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            NbtThrow.TooDeepForStack(_depth, _cursor.Position);
         }
     }
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Globalization;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -14,6 +15,8 @@ namespace Millrace.Nbt.Binary;
 public ref struct NbtWriter
 {
     private const int MinimumChunk = 256;
+
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     private readonly IBufferWriter<byte> _output;
     private readonly NbtFormat _format;
@@ -170,13 +173,19 @@ public ref struct NbtWriter
 
     /// <summary>Starts a list; write exactly <paramref name="count"/> unnamed elements of <paramref name="elementType"/> after it.</summary>
     /// <param name="name">Its name, or <see langword="null"/> for a list element.</param>
-    /// <param name="elementType">The elements' type (<see cref="NbtTagType.End"/> for an empty list).</param>
+    /// <param name="elementType">The elements' type; an empty list declares it too (<see cref="NbtTagType.End"/> when it has none).</param>
     /// <param name="count">The number of elements.</param>
     public void WriteStartList(string? name, NbtTagType elementType, int count)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (elementType == NbtTagType.End && count > 0)
+        {
+            throw new ArgumentException("A list of End tags cannot have elements.", nameof(elementType));
+        }
+
         Header(name, NbtTagType.List);
-        PutByte((byte)(count == 0 ? NbtTagType.End : elementType));
+        // An empty list keeps the type it declares, so a file read and written again has the same bytes.
+        PutByte((byte)elementType);
         PutInt32(count);
     }
 
@@ -279,7 +288,7 @@ public ref struct NbtWriter
             return;
         }
 
-        PutByte((byte)(list.Count == 0 ? NbtTagType.End : list.ElementType));
+        PutByte((byte)list.ElementType);
         PutInt32(list.Count);
         foreach (var element in list)
         {
@@ -408,7 +417,7 @@ public ref struct NbtWriter
             return;
         }
 
-        var byteCount = Encoding.UTF8.GetByteCount(text);
+        var byteCount = Utf8ByteCount(text);
         if (Varints)
         {
             PutVarint((uint)byteCount);
@@ -424,6 +433,20 @@ public ref struct NbtWriter
         }
 
         var destination = Reserve(byteCount);
-        _buffered += Encoding.UTF8.GetBytes(text, destination);
+        _buffered += StrictUtf8.GetBytes(text, destination);
+    }
+
+    // UTF-8 cannot carry an unpaired surrogate; the platform's default encoder would write U+FFFD in its place.
+    private static int Utf8ByteCount(string text)
+    {
+        try
+        {
+            return StrictUtf8.GetByteCount(text);
+        }
+        catch (EncoderFallbackException exception)
+        {
+            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                $"The string holds an unpaired surrogate (U+{(int)exception.CharUnknown:X4}) at index {exception.Index}: Bedrock NBT strings are UTF-8, which cannot carry it (Java NBT's Modified UTF-8 can)."), nameof(text), exception);
+        }
     }
 }

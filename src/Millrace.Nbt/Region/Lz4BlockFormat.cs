@@ -76,7 +76,10 @@ internal static class Lz4BlockFormat
 
             if (original == 0)
             {
-                return output.ToArray();
+                var end = position + HeaderLength;
+                return end == data.Length
+                    ? output.ToArray()
+                    : throw Error(string.Create(CultureInfo.InvariantCulture, $"{data.Length - end} byte(s) follow the LZ4 end block"), end);
             }
 
             if (output.Length + original > maxLength)

@@ -66,6 +66,8 @@ public sealed class RegionFile
             throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"A region file needs an {HeaderSize}-byte header; this one has {data.Length} bytes."), data.Length);
         }
 
+        // Which chunk holds each sector: two chunks on one sector are corruption, and would load one body many times.
+        var owners = new short[(data.Length + SectorSize - 1) / SectorSize];
         for (var i = 0; i < 1024; i++)
         {
             var location = BinaryPrimitives.ReadUInt32BigEndian(data[(i * 4)..]);
@@ -82,6 +84,17 @@ public sealed class RegionFile
                 throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
             }
 
+            for (var s = sector; s < Math.Min(sector + sectors, owners.Length); s++)
+            {
+                if (owners[s] != 0)
+                {
+                    var other = owners[s] - 1;
+                    throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunks {other % 32},{other / 32} and {i % 32},{i / 32} claim the same sector {s}: the region file is corrupt."), i * 4);
+                }
+
+                owners[s] = (short)(i + 1);
+            }
+
             var length = BinaryPrimitives.ReadInt32BigEndian(data[(int)offset..]);
             var compression = data[(int)offset + 4];
             var timestamp = BinaryPrimitives.ReadInt32BigEndian(data[(SectorSize + (i * 4))..]);
@@ -93,7 +106,7 @@ public sealed class RegionFile
             }
             else
             {
-                if (length < 1 || offset + 4 + length > data.Length || length > sectors * SectorSize)
+                if (length < 1 || offset + 4 + length > data.Length || length + 4L > sectors * SectorSize)
                 {
                     throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
                 }
@@ -122,7 +135,10 @@ public sealed class RegionFile
 
         return entry.Compression switch
         {
-            RegionCompression.Gzip or RegionCompression.Zlib or RegionCompression.None => NbtDocument.Read(entry.Payload, options),
+            // The chunk's declared compression is the one it must be in: a mismatch is corruption, not a guess.
+            RegionCompression.Gzip => NbtDocument.Read(entry.Payload, NbtCompression.Gzip, options),
+            RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
+            RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
             RegionCompression.Lz4 => NbtDocument.Read(Lz4BlockFormat.Decompress(entry.Payload, (options ?? NbtReaderOptions.Default).MaxBytes), options),
             _ => throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
         };

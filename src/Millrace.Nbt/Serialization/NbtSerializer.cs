@@ -18,14 +18,15 @@ public static class NbtSerializer
         where T : INbtSerializable<T>
     {
         options ??= NbtReaderOptions.Default;
-        var compression = NbtCompressionDetector.Detect(data);
-        if (compression == NbtCompression.None)
+        using var payload = NbtPayload.Open(data, options.MaxBytes);
+        try
         {
-            return ReadRoot<T>(data, options);
+            return ReadRoot<T>(payload.Bytes, options);
         }
-
-        using var payload = NbtCompressionDetector.Decompress(data, compression, options.MaxBytes);
-        return ReadRoot<T>(payload.WrittenSpan, options);
+        catch (NbtFormatException exception) when (payload.ScopeOffset(exception))
+        {
+            throw;
+        }
     }
 
     /// <summary>Writes <paramref name="value"/> as a root compound.</summary>

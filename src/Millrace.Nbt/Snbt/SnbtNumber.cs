@@ -145,7 +145,8 @@ internal static class SnbtNumber
         var digits = suffix is 'f' or 'd' ? text[..^1] : text;
         if (digits.Contains('_'))
         {
-            Span<char> buffer = stackalloc char[digits.Length];
+            // A number token can be as long as the input: only short ones go on the stack.
+            Span<char> buffer = digits.Length <= 256 ? stackalloc char[digits.Length] : new char[digits.Length];
             var length = 0;
             foreach (var c in digits)
             {

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -86,9 +87,8 @@ public sealed class SnbtParser
             {
                 compound[name] = ReadValue();
             }
-            catch (NbtFormatException exception)
+            catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(name))
             {
-                exception.PrependPath(name);
                 throw;
             }
 
@@ -125,9 +125,8 @@ public sealed class SnbtParser
                 {
                     elements.Add(ReadValue());
                 }
-                catch (NbtFormatException exception)
+                catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{elements.Count}]")))
                 {
-                    exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{elements.Count}]"));
                     throw;
                 }
             }
@@ -203,9 +202,11 @@ public sealed class SnbtParser
     private NbtTag ReadFunction(string name, int start)
     {
         _position++;
+        Enter();
         var argument = ReadValue();
         SkipWhitespace();
         Expect(')');
+        _depth--;
         if (name == "bool")
         {
             return argument switch
@@ -342,6 +343,12 @@ public sealed class SnbtParser
         if (++_depth > _maxDepth)
         {
             throw Error(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {_maxDepth}."));
+        }
+
+        // A raised limit must never become a crash: when the thread's stack runs short first, that is reported.
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            throw Error(string.Create(CultureInfo.InvariantCulture, $"Nesting {_depth} levels deep is more than this thread's stack can parse; lower the depth limit."));
         }
     }
 

@@ -3,7 +3,8 @@ using System.Collections;
 namespace Millrace.Nbt.Tags;
 
 /// <summary>
-/// A list of unnamed tags that all have one type, <see cref="ElementType"/>: the type of the first element
+/// A list of unnamed tags that all have one type, <see cref="ElementType"/>: the type given to the constructor or read
+/// from the input (an empty list keeps the type it declares, and is written with it), else the type of the first element
 /// added, or <see cref="NbtTagType.End"/> while the list is empty and untyped.
 /// </summary>
 public sealed class NbtList : NbtTag, IReadOnlyList<NbtTag>
@@ -125,7 +126,8 @@ public sealed class NbtList : NbtTag, IReadOnlyList<NbtTag>
     /// <inheritdoc />
     public override bool Equals(NbtTag? other)
     {
-        if (other is not NbtList list || list.Count != Count || (Count > 0 && list.ElementType != ElementType))
+        // An empty list's declared type is part of its value: it is written, and read back, as that type.
+        if (other is not NbtList list || list.Count != Count || list.ElementType != ElementType)
         {
             return false;
         }
@@ -146,6 +148,7 @@ public sealed class NbtList : NbtTag, IReadOnlyList<NbtTag>
     {
         var hash = new HashCode();
         hash.Add(NbtTagType.List);
+        hash.Add(ElementType);
         foreach (var item in _items)
         {
             hash.Add(item);

@@ -1,0 +1,319 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Globalization;
+using System.IO.Compression;
+using System.IO.Hashing;
+using ZstdSharp;
+using ZstdSharp.Unsafe;
+
+namespace Millrace.Compression;
+
+/// <summary>
+/// The one place Millrace's formats compress and decompress. Decompression is bounded (it stops one byte past the
+/// limit, so memory grows with the bytes actually produced, never with a size the input declares) and verifying:
+/// a stream must be complete, end exactly where the input ends, and match its checksum, or the outcome says which
+/// of those failed and where. Nothing but an <see cref="DecompressionOutcome"/> comes back for bad input.
+/// </summary>
+public static class BoundedCompression
+{
+    // Output is requested in chunks of this size, or less near the limit.
+    private const int Chunk = 16 * 1024;
+    private const int GzipHeaderLength = 10;
+    private const int GzipTrailerLength = 8;
+    private const int ZlibTrailerLength = 4;
+
+    /// <summary>Decompresses <paramref name="input"/>, which must be exactly one complete stream, into <paramref name="output"/>.</summary>
+    /// <param name="input">The compressed bytes, nothing before or after the stream.</param>
+    /// <param name="codec">Their compression.</param>
+    /// <param name="output">Where the decompressed bytes are appended; on failure it may hold a partial result.</param>
+    /// <param name="maxOutputBytes">The most bytes the stream may inflate to: a quota against decompression bombs.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd stream was compressed with, or empty.</param>
+    /// <returns>Done, or why not and where.</returns>
+    public static DecompressionOutcome TryDecompress(ReadOnlySpan<byte> input, CompressionCodec codec, PooledBufferWriter output, long maxOutputBytes, ReadOnlySpan<byte> zstdDictionary = default)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxOutputBytes);
+        var start = output.WrittenCount;
+        var outcome = codec switch
+        {
+            CompressionCodec.Brotli => InflateBrotli(input, output, maxOutputBytes),
+            CompressionCodec.Gzip or CompressionCodec.Zlib or CompressionCodec.Zstd => InflateStream(input, codec, output, maxOutputBytes, zstdDictionary),
+            _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "Unknown codec."),
+        };
+        return outcome.IsDone ? VerifyTrailer(input, codec, output.WrittenSpan[start..]) : outcome;
+    }
+
+    /// <summary>Compresses <paramref name="input"/> into <paramref name="output"/> as one complete stream.</summary>
+    /// <param name="input">The bytes.</param>
+    /// <param name="codec">The compression.</param>
+    /// <param name="output">Where the compressed bytes go.</param>
+    /// <param name="level">Speed against size; <see cref="CompressionLevel.SmallestSize"/> is zstd's maximum level.</param>
+    /// <param name="zstdDictionary">A dictionary for zstd, or empty.</param>
+    public static void Compress(ReadOnlySpan<byte> input, CompressionCodec codec, IBufferWriter<byte> output, CompressionLevel level = CompressionLevel.Optimal, ReadOnlySpan<byte> zstdDictionary = default)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        if (codec == CompressionCodec.Zstd)
+        {
+            CompressZstd(input, output, level, zstdDictionary);
+            return;
+        }
+
+        using var sink = new BufferWriterStream(output);
+        using Stream encoder = codec switch
+        {
+            CompressionCodec.Gzip => new GZipStream(sink, level, leaveOpen: true),
+            CompressionCodec.Zlib => new ZLibStream(sink, level, leaveOpen: true),
+            CompressionCodec.Brotli => new BrotliStream(sink, level, leaveOpen: true),
+            _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "Unknown codec."),
+        };
+        encoder.Write(input);
+    }
+
+    /// <summary>Computes the Adler-32 checksum zlib streams end with.</summary>
+    /// <param name="data">The bytes.</param>
+    /// <returns>The checksum.</returns>
+    public static uint Adler32(ReadOnlySpan<byte> data)
+    {
+        // The largest run of bytes whose sums cannot overflow 32 bits before the modulo (RFC 1950's NMAX).
+        const int Run = 5552;
+        const uint Modulus = 65521;
+        uint a = 1, b = 0;
+        while (!data.IsEmpty)
+        {
+            var run = data[..Math.Min(Run, data.Length)];
+            foreach (var value in run)
+            {
+                a += value;
+                b += a;
+            }
+
+            a %= Modulus;
+            b %= Modulus;
+            data = data[run.Length..];
+        }
+
+        return (b << 16) | a;
+    }
+
+    private static DecompressionOutcome InflateStream(ReadOnlySpan<byte> input, CompressionCodec codec, PooledBufferWriter output, long maxOutputBytes, ReadOnlySpan<byte> zstdDictionary)
+    {
+        var name = Name(codec);
+        var minimum = codec switch
+        {
+            CompressionCodec.Gzip => GzipHeaderLength + GzipTrailerLength,
+            CompressionCodec.Zlib => 2 + ZlibTrailerLength,
+            _ => 1,
+        };
+        if (input.Length < minimum)
+        {
+            return Fail(DecompressionStatus.Truncated, input.Length, string.Create(CultureInfo.InvariantCulture, $"The {name} data ends after {input.Length} byte(s); a complete {name} stream has at least {minimum}."));
+        }
+
+        var start = output.WrittenCount;
+        var rented = ArrayPool<byte>.Shared.Rent(input.Length);
+        try
+        {
+            input.CopyTo(rented);
+            using var source = new MemoryStream(rented, 0, input.Length, writable: false);
+            using var decoder = OpenDecoder(codec, source, zstdDictionary);
+            while (true)
+            {
+                long produced = output.WrittenCount - start;
+                if (produced > maxOutputBytes)
+                {
+                    return TooLarge(name, maxOutputBytes, source.Position);
+                }
+
+                var room = (int)Math.Min(Chunk, maxOutputBytes + 1 - produced);
+                var read = decoder.Read(output.GetSpan(room)[..room]);
+                if (read == 0)
+                {
+                    return new DecompressionOutcome(DecompressionStatus.Done, input.Length, string.Empty);
+                }
+
+                output.Advance(read);
+            }
+        }
+        catch (Exception exception) when (exception is InvalidDataException or (IOException and not EndOfStreamException))
+        {
+            // The platform reports a bad zlib header as an IOException of its own (ZLibException), not InvalidDataException.
+            return Fail(DecompressionStatus.Corrupt, 0, $"The {name} data is corrupt ({Describe(exception)}).");
+        }
+        catch (EndOfStreamException)
+        {
+            return Fail(DecompressionStatus.Truncated, input.Length, $"The {name} data ends before its stream does: it is truncated.");
+        }
+        catch (ZstdException exception)
+        {
+            var hint = zstdDictionary.IsEmpty ? "; a stream compressed with a dictionary needs that dictionary" : "; or it was compressed with another dictionary";
+            return Fail(DecompressionStatus.Corrupt, 0, $"The zstd data is corrupt ({Describe(exception)}){hint}.");
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private static Stream OpenDecoder(CompressionCodec codec, Stream source, ReadOnlySpan<byte> zstdDictionary)
+    {
+        switch (codec)
+        {
+            case CompressionCodec.Gzip:
+                return new GZipStream(source, CompressionMode.Decompress);
+            case CompressionCodec.Zlib:
+                return new ZLibStream(source, CompressionMode.Decompress);
+            default:
+                var decompressor = new Decompressor();
+                if (!zstdDictionary.IsEmpty)
+                {
+                    decompressor.LoadDictionary(zstdDictionary);
+                }
+
+                // checkEndOfStream makes a frame cut short an EndOfStreamException instead of a silent end.
+                return new DecompressionStream(source, decompressor, checkEndOfStream: true, preserveDecompressor: false);
+        }
+    }
+
+    private static DecompressionOutcome InflateBrotli(ReadOnlySpan<byte> input, PooledBufferWriter output, long maxOutputBytes)
+    {
+        using var decoder = default(BrotliDecoder);
+        var consumed = 0;
+        long produced = 0;
+        while (true)
+        {
+            if (produced > maxOutputBytes)
+            {
+                return TooLarge("Brotli", maxOutputBytes, consumed);
+            }
+
+            var room = (int)Math.Min(Chunk, maxOutputBytes + 1 - produced);
+            var status = decoder.Decompress(input[consumed..], output.GetSpan(room)[..room], out var used, out var written);
+            consumed += used;
+            produced += written;
+            output.Advance(written);
+            switch (status)
+            {
+                case OperationStatus.Done:
+                    return consumed == input.Length
+                        ? new DecompressionOutcome(DecompressionStatus.Done, consumed, string.Empty)
+                        : Fail(DecompressionStatus.TrailingBytes, consumed, string.Create(CultureInfo.InvariantCulture, $"{input.Length - consumed} byte(s) follow the end of the Brotli stream."));
+                case OperationStatus.NeedMoreData:
+                    return Fail(DecompressionStatus.Truncated, input.Length, "The Brotli data ends before its stream does: it is truncated.");
+                case OperationStatus.InvalidData:
+                    return Fail(DecompressionStatus.Corrupt, consumed, "The Brotli data is corrupt.");
+                default:
+                    // DestinationTooSmall: go round for more room.
+                    break;
+            }
+        }
+    }
+
+    private static DecompressionOutcome VerifyTrailer(ReadOnlySpan<byte> input, CompressionCodec codec, ReadOnlySpan<byte> inflated)
+    {
+        // The platform's gzip and zlib readers stop quietly when the input runs out inside the stream or its trailer,
+        // and read past a complete member into whatever follows. The trailer, read here from the input's last bytes,
+        // settles both: it matches what was inflated only when the stream is whole and ends exactly there.
+        switch (codec)
+        {
+            case CompressionCodec.Gzip:
+                {
+                    var trailer = input[^GzipTrailerLength..];
+                    var crc = BinaryPrimitives.ReadUInt32LittleEndian(trailer);
+                    var length = BinaryPrimitives.ReadUInt32LittleEndian(trailer[4..]);
+                    if (crc != Crc32.HashToUInt32(inflated) || length != (uint)inflated.Length)
+                    {
+                        return Fail(DecompressionStatus.ChecksumMismatch, input.Length - GzipTrailerLength, string.Create(CultureInfo.InvariantCulture,
+                            $"The gzip data does not end with the CRC-32 and length of the {inflated.Length} byte(s) it inflates to: it is truncated, corrupt, followed by other bytes, or more than one gzip member."));
+                    }
+
+                    break;
+                }
+
+            case CompressionCodec.Zlib:
+                if (BinaryPrimitives.ReadUInt32BigEndian(input[^ZlibTrailerLength..]) != Adler32(inflated))
+                {
+                    return Fail(DecompressionStatus.ChecksumMismatch, input.Length - ZlibTrailerLength, string.Create(CultureInfo.InvariantCulture,
+                        $"The zlib data does not end with the Adler-32 checksum of the {inflated.Length} byte(s) it inflates to: it is truncated, corrupt or followed by other bytes."));
+                }
+
+                break;
+        }
+
+        return new DecompressionOutcome(DecompressionStatus.Done, input.Length, string.Empty);
+    }
+
+    private static void CompressZstd(ReadOnlySpan<byte> input, IBufferWriter<byte> output, CompressionLevel level, ReadOnlySpan<byte> dictionary)
+    {
+        using var compressor = new Compressor(level switch
+        {
+            CompressionLevel.SmallestSize => Compressor.MaxCompressionLevel,
+            CompressionLevel.Fastest or CompressionLevel.NoCompression => 1,
+            _ => Compressor.DefaultCompressionLevel,
+        });
+
+        // The content checksum lets a reader tell a damaged body from a good one.
+        compressor.SetParameter(ZSTD_cParameter.ZSTD_c_checksumFlag, 1);
+        if (!dictionary.IsEmpty)
+        {
+            compressor.LoadDictionary(dictionary);
+        }
+
+        var bound = checked((int)Compressor.GetCompressBound(input.Length));
+        var written = compressor.Wrap(input, output.GetSpan(bound));
+        output.Advance(written);
+    }
+
+    private static DecompressionOutcome TooLarge(string name, long maxOutputBytes, long offset) =>
+        Fail(DecompressionStatus.TooLarge, offset, string.Create(CultureInfo.InvariantCulture, $"The {name} data inflates past the limit of {maxOutputBytes} bytes."));
+
+    private static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => new(status, offset, message);
+
+    private static string Name(CompressionCodec codec) => codec switch
+    {
+        CompressionCodec.Gzip => "gzip",
+        CompressionCodec.Zlib => "zlib",
+        CompressionCodec.Brotli => "Brotli",
+        _ => "zstd",
+    };
+
+    // The platform's messages name its own internals; keep only their first sentence, lower-cased, as a hint.
+    private static string Describe(Exception exception)
+    {
+        var text = exception.Message;
+        var end = text.IndexOf('.', StringComparison.Ordinal);
+        text = end > 0 ? text[..end] : text;
+        return text.Length > 0 ? char.ToLowerInvariant(text[0]) + text[1..] : "no detail";
+    }
+
+    /// <summary>A write-only stream over a buffer writer, for the platform's compression streams.</summary>
+    private sealed class BufferWriterStream(IBufferWriter<byte> output) : Stream
+    {
+        public override bool CanRead => false;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => true;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+
+        public override void Flush()
+        {
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+        public override void Write(ReadOnlySpan<byte> buffer)
+        {
+            buffer.CopyTo(output.GetSpan(buffer.Length));
+            output.Advance(buffer.Length);
+        }
+    }
+}
