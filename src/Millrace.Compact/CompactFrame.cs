@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.IO.Compression;
+using Millrace.Compression;
 
 namespace Millrace.Compact;
 
@@ -104,76 +105,55 @@ public static class CompactFrame
 
         typeId = (int)id;
         var body = data[(2 + used)..];
-        return compression switch
+        if (compression == CompactCompression.None)
         {
-            CompactCompression.None => body,
-            CompactCompression.Zstd => DecompressZstd(body.Span, zstdDictionary, limits.MaxBodyLength),
-            _ => Decompress(body, compression, limits.MaxBodyLength, 2 + used),
-        };
+            if (body.Length > limits.MaxBodyLength)
+            {
+                throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The body of {body.Length} bytes exceeds the limit of {limits.MaxBodyLength}."), 2 + used);
+            }
+
+            return body;
+        }
+
+        return Decompress(body.Span, compression, limits.MaxBodyLength, 2 + used, zstdDictionary);
+    }
+
+    /// <summary>
+    /// Says what a body reader's offset counts; always <see langword="false"/>, for an exception filter around the reading
+    /// of a body that <see cref="Read"/> returned.
+    /// </summary>
+    internal static bool ScopeBodyOffset(CompactFormatException exception, ReadOnlyMemory<byte> frame, ReadOnlyMemory<byte> body, CompactCompression compression)
+    {
+        exception.SetOffsetScope(compression == CompactCompression.None
+            ? string.Create(CultureInfo.InvariantCulture, $"of the body, which starts at byte {frame.Length - body.Length} of the frame")
+            : $"of the {compression.ToString().ToLowerInvariant()}-decompressed body");
+        return false;
     }
 
     private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression, CompactZstdDictionary? zstdDictionary)
     {
-        if (compression == CompactCompression.Zstd)
-        {
-            return CompactZstdDictionary.Compress(body, zstdDictionary);
-        }
-
-        using var buffer = new MemoryStream();
-        using (Stream deflater = compression == CompactCompression.Brotli
-            ? new BrotliStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true)
-            : new ZLibStream(buffer, CompressionLevel.SmallestSize, leaveOpen: true))
-        {
-            deflater.Write(body);
-        }
-
-        return buffer.ToArray();
+        using var output = new PooledBufferWriter();
+        BoundedCompression.Compress(body, Codec(compression), output, CompressionLevel.SmallestSize, zstdDictionary is null ? default : zstdDictionary.Bytes.Span);
+        return output.WrittenSpan.ToArray();
     }
 
-    private static byte[] Decompress(ReadOnlyMemory<byte> body, CompactCompression compression, int maxLength, int offset)
+    private static byte[] Decompress(ReadOnlySpan<byte> body, CompactCompression compression, int maxLength, int headerLength, CompactZstdDictionary? zstdDictionary)
     {
-        try
+        using var output = new PooledBufferWriter();
+        var outcome = BoundedCompression.TryDecompress(body, Codec(compression), output, maxLength, zstdDictionary is null ? default : zstdDictionary.Bytes.Span);
+        if (!outcome.IsDone)
         {
-            using var source = new MemoryStream(body.ToArray(), writable: false);
-            using Stream inflater = compression == CompactCompression.Brotli
-                ? new BrotliStream(source, CompressionMode.Decompress)
-                : new ZLibStream(source, CompressionMode.Decompress);
-            using var result = new MemoryStream();
-            var chunk = new byte[16 * 1024];
-            int read;
-            while ((read = inflater.Read(chunk)) > 0)
-            {
-                if (result.Length + read > maxLength)
-                {
-                    throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The decompressed body exceeds the limit of {maxLength} bytes."), offset);
-                }
-
-                result.Write(chunk, 0, read);
-            }
-
-            return result.ToArray();
+            // The offset counts the frame's bytes: the header, then the compressed body.
+            throw new CompactFormatException(outcome.Message, headerLength + outcome.Offset);
         }
-        catch (InvalidDataException exception)
-        {
-            throw new CompactFormatException($"The {compression} body is corrupt: {exception.Message}", exception);
-        }
+
+        return output.WrittenSpan.ToArray();
     }
 
-    private static byte[] DecompressZstd(ReadOnlySpan<byte> body, CompactZstdDictionary? zstdDictionary, int maxLength)
+    private static CompressionCodec Codec(CompactCompression compression) => compression switch
     {
-        if (body.IsEmpty)
-        {
-            throw new CompactFormatException("The zstd body is missing: a zstd frame cannot be empty.", 2);
-        }
-
-        try
-        {
-            return CompactZstdDictionary.Decompress(body, zstdDictionary, maxLength);
-        }
-        catch (ZstdSharp.ZstdException exception)
-        {
-            var hint = zstdDictionary is null ? " (a body compressed with a dictionary needs that dictionary to read)" : " (or it was compressed with another dictionary)";
-            throw new CompactFormatException($"The zstd body is corrupt, over the limit of {maxLength} bytes, or unreadable: {exception.Message}{hint}", exception);
-        }
-    }
+        CompactCompression.Deflate => CompressionCodec.Zlib,
+        CompactCompression.Brotli => CompressionCodec.Brotli,
+        _ => CompressionCodec.Zstd,
+    };
 }

@@ -23,85 +23,114 @@ public static class CompactInspector
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         var text = new StringBuilder();
         text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {compression.ToString().ToLowerInvariant()}, body {body.Length} bytes\n");
-        var reader = new CompactReader(body.Span);
-        if (!isCollection)
-        {
-            Fields(ref reader, text, 0, limits.MaxDepth);
-            return text.ToString();
-        }
-
-        var count = reader.ReadCount(limits.MaxCollectionCount, 1);
-        for (var i = 0; i < count; i++)
-        {
-            text.Append(CultureInfo.InvariantCulture, $"[{i}]\n");
-            var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
-            Fields(ref record, text, 1, limits.MaxDepth);
-        }
-
-        return text.ToString();
-    }
-
-    private static void Fields(ref CompactReader reader, StringBuilder text, int depth, int maxDepth)
-    {
-        while (reader.TryReadKey(out var index, out var wireType))
-        {
-            text.Append(' ', depth * 2).Append(CultureInfo.InvariantCulture, $"{index} {wireType}: ");
-            switch (wireType)
-            {
-                case WireType.Varint:
-                    var value = reader.ReadVarint();
-                    text.Append(CultureInfo.InvariantCulture, $"{value} (zigzag {ZigZag.Decode(value)})\n");
-                    break;
-                case WireType.Fixed32:
-                    var bits32 = reader.ReadFixed32();
-                    text.Append(CultureInfo.InvariantCulture, $"0x{bits32:X8} (float {BitConverter.UInt32BitsToSingle(bits32)})\n");
-                    break;
-                case WireType.Fixed64:
-                    var bits64 = reader.ReadFixed64();
-                    text.Append(CultureInfo.InvariantCulture, $"0x{bits64:X16} (double {BitConverter.UInt64BitsToDouble(bits64)})\n");
-                    break;
-                default:
-                    var bytes = reader.ReadLengthDelimited(out var start);
-                    LengthDelimited(bytes, start, text, depth, maxDepth);
-                    break;
-            }
-        }
-    }
-
-    private static void LengthDelimited(ReadOnlySpan<byte> bytes, int start, StringBuilder text, int depth, int maxDepth)
-    {
-        if (Utf8.IsValid(bytes) && Encoding.UTF8.GetString(bytes) is var candidate && !candidate.Any(char.IsControl))
-        {
-            text.Append('"').Append(candidate).Append("\"\n");
-            return;
-        }
-
-        if (depth < maxDepth && ParsesAsFields(bytes, start))
-        {
-            text.Append(CultureInfo.InvariantCulture, $"{{{bytes.Length} bytes of fields}}\n");
-            var nested = new CompactReader(bytes, start);
-            Fields(ref nested, text, depth + 1, maxDepth);
-            return;
-        }
-
-        text.Append(CultureInfo.InvariantCulture, $"{bytes.Length} bytes: {Convert.ToHexString(bytes)}\n");
-    }
-
-    private static bool ParsesAsFields(ReadOnlySpan<byte> bytes, int start)
-    {
-        var reader = new CompactReader(bytes, start);
         try
         {
-            while (reader.TryReadKey(out _, out var wireType))
+            var inspection = new Inspection(text, limits);
+            var reader = new CompactReader(body.Span);
+            if (!isCollection)
             {
-                reader.Skip(wireType);
+                inspection.Fields(ref reader, 0);
+                return text.ToString();
             }
 
-            return true;
+            var count = reader.ReadCount(limits.MaxCollectionCount, 1);
+            for (var i = 0; i < count; i++)
+            {
+                inspection.Charge(reader.Offset);
+                text.Append(CultureInfo.InvariantCulture, $"[{i}]\n");
+                var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+                inspection.Fields(ref record, 1);
+            }
+
+            return text.ToString();
         }
-        catch (CompactFormatException)
+        catch (CompactFormatException exception) when (CompactFrame.ScopeBodyOffset(exception, frame, body, compression))
         {
-            return false;
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// One description's work: every field it reads, including the trial parses of byte strings that might hold fields,
+    /// is charged against <see cref="CompactLimits.MaxFieldCount"/>, so work and text grow with the bytes read and stop
+    /// at the limit however the body is shaped.
+    /// </summary>
+    private sealed class Inspection(StringBuilder text, CompactLimits limits)
+    {
+        private long _fields;
+
+        public void Charge(int offset)
+        {
+            if (++_fields > limits.MaxFieldCount)
+            {
+                throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The body holds more than the limit of {limits.MaxFieldCount} fields and elements."), offset);
+            }
+        }
+
+        public void Fields(ref CompactReader reader, int depth)
+        {
+            while (reader.TryReadKey(out var index, out var wireType))
+            {
+                Charge(reader.Offset);
+                text.Append(' ', depth * 2).Append(CultureInfo.InvariantCulture, $"{index} {wireType}: ");
+                switch (wireType)
+                {
+                    case WireType.Varint:
+                        var value = reader.ReadVarint();
+                        text.Append(CultureInfo.InvariantCulture, $"{value} (zigzag {ZigZag.Decode(value)})\n");
+                        break;
+                    case WireType.Fixed32:
+                        var bits32 = reader.ReadFixed32();
+                        text.Append(CultureInfo.InvariantCulture, $"0x{bits32:X8} (float {BitConverter.UInt32BitsToSingle(bits32)})\n");
+                        break;
+                    case WireType.Fixed64:
+                        var bits64 = reader.ReadFixed64();
+                        text.Append(CultureInfo.InvariantCulture, $"0x{bits64:X16} (double {BitConverter.UInt64BitsToDouble(bits64)})\n");
+                        break;
+                    default:
+                        var bytes = reader.ReadLengthDelimited(out var start);
+                        LengthDelimited(bytes, start, depth);
+                        break;
+                }
+            }
+        }
+
+        private void LengthDelimited(ReadOnlySpan<byte> bytes, int start, int depth)
+        {
+            if (Utf8.IsValid(bytes) && Encoding.UTF8.GetString(bytes) is var candidate && !candidate.Any(char.IsControl))
+            {
+                text.Append('"').Append(candidate).Append("\"\n");
+                return;
+            }
+
+            if (depth < limits.MaxDepth && ParsesAsFields(bytes, start))
+            {
+                text.Append(CultureInfo.InvariantCulture, $"{{{bytes.Length} bytes of fields}}\n");
+                var nested = new CompactReader(bytes, start);
+                Fields(ref nested, depth + 1);
+                return;
+            }
+
+            text.Append(CultureInfo.InvariantCulture, $"{bytes.Length} bytes: {Convert.ToHexString(bytes)}\n");
+        }
+
+        private bool ParsesAsFields(ReadOnlySpan<byte> bytes, int start)
+        {
+            var reader = new CompactReader(bytes, start);
+            try
+            {
+                while (reader.TryReadKey(out _, out var wireType))
+                {
+                    Charge(reader.Offset);
+                    reader.Skip(wireType);
+                }
+
+                return true;
+            }
+            catch (CompactFormatException) when (_fields <= limits.MaxFieldCount)
+            {
+                return false;
+            }
         }
     }
 }

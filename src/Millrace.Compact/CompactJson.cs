@@ -63,13 +63,25 @@ public static class CompactJson
         ArgumentNullException.ThrowIfNull(schema);
         ArgumentNullException.ThrowIfNull(output);
         limits ??= CompactLimits.Default;
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _, zstdDictionary);
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         if (!schema.TryGetType(typeId, out var type))
         {
             throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);
         }
 
-        var reader = new CompactReader(body.Span);
+        try
+        {
+            DecodeBody(body.Span, type, isCollection, output, limits);
+        }
+        catch (CompactFormatException exception) when (CompactFrame.ScopeBodyOffset(exception, frame, body, compression))
+        {
+            throw;
+        }
+    }
+
+    private static void DecodeBody(ReadOnlySpan<byte> body, CompactType type, bool isCollection, Utf8JsonWriter output, CompactLimits limits)
+    {
+        var reader = new CompactReader(body);
         if (!isCollection)
         {
             DecodeRecord(ref reader, type, output, limits, 0);

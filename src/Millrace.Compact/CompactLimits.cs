@@ -1,24 +1,111 @@
 namespace Millrace.Compact;
 
-/// <summary>Limits for reading compact payloads. Init-only, so one instance can be shared.</summary>
-public sealed class CompactLimits
+/// <summary>
+/// Limits for reading compact payloads, sized by default for untrusted input. Init-only and validated as set, so one
+/// instance can be shared and a bad limit is refused where it is written; a record, so <c>limits with { … }</c> works.
+/// </summary>
+public sealed record CompactLimits
 {
+    /// <summary>The default nesting limit.</summary>
+    public const int DefaultMaxDepth = 64;
+
+    /// <summary>The default element count of one list, map or collection frame.</summary>
+    public const int DefaultMaxCollectionCount = 1_000_000;
+
+    /// <summary>The default longest string, in bytes: 16 MiB.</summary>
+    public const int DefaultMaxStringLength = 16 * 1024 * 1024;
+
+    /// <summary>The default largest body after decompression: 64 MiB.</summary>
+    public const int DefaultMaxBodyLength = 64 * 1024 * 1024;
+
+    /// <summary>The default number of fields and elements one inspection reads.</summary>
+    public const int DefaultMaxFieldCount = 1_000_000;
+
+    /// <summary>
+    /// The deepest nesting <see cref="MaxDepth"/> accepts: generated readers recurse once per level, and this keeps a
+    /// raised limit well inside a thread's stack.
+    /// </summary>
+    public const int MaxAllowedDepth = 1024;
+
     /// <summary>Gets the default limits.</summary>
     public static CompactLimits Default { get; } = new();
 
     /// <summary>Gets the deepest nesting of records, lists and maps.</summary>
-    /// <value>Default 64.</value>
-    public int MaxDepth { get; init; } = 64;
+    /// <value>Default <see cref="DefaultMaxDepth"/>; from 1 to <see cref="MaxAllowedDepth"/>.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is outside that range.</exception>
+    public int MaxDepth
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1, nameof(MaxDepth));
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(value, MaxAllowedDepth, nameof(MaxDepth));
+            field = value;
+        }
+    }
+
+    = DefaultMaxDepth;
 
     /// <summary>Gets the most elements of one list or map, or records of one collection frame.</summary>
-    /// <value>Default 1,000,000.</value>
-    public int MaxCollectionCount { get; init; } = 1_000_000;
+    /// <value>Default <see cref="DefaultMaxCollectionCount"/>; at least 0.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int MaxCollectionCount
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value, nameof(MaxCollectionCount));
+            field = value;
+        }
+    }
+
+    = DefaultMaxCollectionCount;
 
     /// <summary>Gets the longest string or byte string, in bytes.</summary>
-    /// <value>Default 16 MiB.</value>
-    public int MaxStringLength { get; init; } = 16 * 1024 * 1024;
+    /// <value>Default <see cref="DefaultMaxStringLength"/>; at least 0.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int MaxStringLength
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value, nameof(MaxStringLength));
+            field = value;
+        }
+    }
 
-    /// <summary>Gets the largest body after decompression, in bytes.</summary>
-    /// <value>Default 64 MiB.</value>
-    public int MaxBodyLength { get; init; } = 64 * 1024 * 1024;
+    = DefaultMaxStringLength;
+
+    /// <summary>Gets the largest body, after decompression, in bytes.</summary>
+    /// <value>Default <see cref="DefaultMaxBodyLength"/>; at least 0.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is negative.</exception>
+    public int MaxBodyLength
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfNegative(value, nameof(MaxBodyLength));
+            field = value;
+        }
+    }
+
+    = DefaultMaxBodyLength;
+
+    /// <summary>
+    /// Gets the most fields and elements one <see cref="CompactInspector.Describe"/> reads, trial parses included, so the
+    /// work and text of a description stay bounded whatever the body's shape.
+    /// </summary>
+    /// <value>Default <see cref="DefaultMaxFieldCount"/>; at least 1.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int MaxFieldCount
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1, nameof(MaxFieldCount));
+            field = value;
+        }
+    }
+
+    = DefaultMaxFieldCount;
 }

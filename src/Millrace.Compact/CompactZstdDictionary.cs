@@ -50,26 +50,4 @@ public sealed class CompactZstdDictionary
             throw new ArgumentException($"zstd could not train a dictionary on these samples: {exception.Message}", nameof(samples), exception);
         }
     }
-
-    internal static byte[] Compress(ReadOnlySpan<byte> body, CompactZstdDictionary? dictionary)
-    {
-        using var compressor = new Compressor(Compressor.MaxCompressionLevel);
-        if (dictionary is not null)
-        {
-            compressor.LoadDictionary(dictionary._bytes);
-        }
-
-        return compressor.Wrap(body).ToArray();
-    }
-
-    internal static byte[] Decompress(ReadOnlySpan<byte> body, CompactZstdDictionary? dictionary, int maxLength)
-    {
-        using var decompressor = new Decompressor();
-        if (dictionary is not null)
-        {
-            decompressor.LoadDictionary(dictionary._bytes);
-        }
-
-        return decompressor.Unwrap(body, maxLength).ToArray();
-    }
 }

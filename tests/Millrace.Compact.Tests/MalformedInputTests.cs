@@ -80,7 +80,7 @@ public class MalformedInputTests
     [InlineData(new byte[] { 1, 0, 9 }, "No type with id 9")]
     [InlineData(new byte[] { 1, 0, 1, 0x00 }, "Invalid field index 0")]
     [InlineData(new byte[] { 1, 0, 1, 0x14, 0x02 }, "2 is not a bool")]
-    [InlineData(new byte[] { 1, 1, 1, 0x00, 0x01 }, "corrupt")]
+    [InlineData(new byte[] { 1, 1, 1, 0x00, 0x01 }, "zlib data ends after 2 byte(s)")]
     [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x02, 0xC3, 0x28 }, "Malformed UTF-8")]
     [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x02, 0xC0, 0x80 }, "Malformed UTF-8")]
     [InlineData(new byte[] { 1, 0, 1, 0x0B, 0x03, 0xED, 0xA0, 0x80 }, "Malformed UTF-8")]

@@ -62,8 +62,16 @@ public static class CompactSerializer
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
-        var reader = Body<T>(frame, limits, zstdDictionary, expectCollection: false);
-        return T.ReadFields(ref reader, limits, 0);
+        var body = Body<T>(frame, limits, zstdDictionary, expectCollection: false, out var compression);
+        try
+        {
+            var reader = new CompactReader(body.Span);
+            return T.ReadFields(ref reader, limits, 0);
+        }
+        catch (CompactFormatException exception) when (CompactFrame.ScopeBodyOffset(exception, frame, body, compression))
+        {
+            throw;
+        }
     }
 
     /// <summary>Reads a single-record frame from a byte sequence.</summary>
@@ -88,23 +96,31 @@ public static class CompactSerializer
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
-        var reader = Body<T>(frame, limits, zstdDictionary, expectCollection: true);
-        var count = reader.ReadCount(limits.MaxCollectionCount, 1);
-        var values = new List<T>(count);
-        for (var i = 0; i < count; i++)
+        var body = Body<T>(frame, limits, zstdDictionary, expectCollection: true, out var compression);
+        try
         {
-            var record = CompactValues.Nested(ref reader, limits, 0);
-            values.Add(T.ReadFields(ref record, limits, 1));
-        }
+            var reader = new CompactReader(body.Span);
+            var count = reader.ReadCount(limits.MaxCollectionCount, 1);
+            var values = new List<T>(count);
+            for (var i = 0; i < count; i++)
+            {
+                var record = CompactValues.Nested(ref reader, limits, 0);
+                values.Add(T.ReadFields(ref record, limits, 1));
+            }
 
-        CompactValues.ExpectEnd(ref reader);
-        return values;
+            CompactValues.ExpectEnd(ref reader);
+            return values;
+        }
+        catch (CompactFormatException exception) when (CompactFrame.ScopeBodyOffset(exception, frame, body, compression))
+        {
+            throw;
+        }
     }
 
-    private static CompactReader Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, CompactZstdDictionary? zstdDictionary, bool expectCollection)
+    private static ReadOnlyMemory<byte> Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, CompactZstdDictionary? zstdDictionary, bool expectCollection, out CompactCompression compression)
         where T : ICompactSerializable<T>
     {
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out _, zstdDictionary);
+        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out compression, zstdDictionary);
         if (typeId != T.TypeId)
         {
             throw new CompactFormatException($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);
@@ -115,6 +131,6 @@ public static class CompactSerializer
             throw new CompactFormatException(expectCollection ? "The frame holds a single record, not a collection." : "The frame holds a collection, not a single record.", 1);
         }
 
-        return new CompactReader(body.Span);
+        return body;
     }
 }
