@@ -22,4 +22,10 @@ public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
     /// <param name="file">The file the error is about, <c>-</c> for standard input.</param>
     /// <param name="error">What went wrong and where.</param>
     public void ReportError(string file, Millrace.Error error) => Error.WriteLine($"millrace: {file}: {error}");
+
+    /// <summary>Reports a failure the way every verb does (see <see cref="CliErrors"/>).</summary>
+    /// <param name="file">The file the failure is about.</param>
+    /// <param name="exception">The failure: bad input or an I/O error.</param>
+    internal void Report(string file, Exception exception) =>
+        ReportError(file, CliErrors.From(exception) ?? new Millrace.Error("error", exception.Message));
 }

@@ -16,6 +16,13 @@ internal static class CliInput
             return true;
         }
 
+        if (Directory.Exists(path))
+        {
+            console.ReportError(path, new Millrace.Error("io.open", "The input is a folder; name a file."));
+            stream = Stream.Null;
+            return false;
+        }
+
         try
         {
             stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan | FileOptions.Asynchronous);
@@ -23,7 +30,7 @@ internal static class CliInput
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
-            console.ReportError(path, new Millrace.Error("io.open", exception.Message));
+            console.Report(path, exception);
             stream = Stream.Null;
             return false;
         }

@@ -1,14 +1,20 @@
 namespace Millrace.Cli;
 
-/// <summary>The exit codes of the <c>millrace</c> command.</summary>
+/// <summary>The tool's exit codes.</summary>
 public static class ExitCodes
 {
     /// <summary>Everything worked.</summary>
     public const int Success = 0;
 
-    /// <summary>The input was bad (malformed, missing or unreadable); stderr says which file, where and why.</summary>
+    /// <summary>An input was bad, or an output could not be written: each failure is one line on standard error.</summary>
     public const int BadInput = 1;
 
-    /// <summary>The command line itself was wrong.</summary>
+    /// <summary>The command line is wrong: an unknown verb or option, a bad option value.</summary>
     public const int Usage = 2;
+
+    /// <summary>Stopped by SIGINT (Ctrl+C): 128 + 2, as shells report it.</summary>
+    public const int Interrupted = 130;
+
+    /// <summary>Stopped by SIGTERM: 128 + 15.</summary>
+    public const int Terminated = 143;
 }

@@ -40,6 +40,20 @@ public static class MillraceCli
         }
 
         var invocation = new InvocationConfiguration { Output = output, Error = console.Error, EnableDefaultExceptionHandler = false };
-        return await parsed.InvokeAsync(invocation, cancellationToken);
+        try
+        {
+            return await parsed.InvokeAsync(invocation, cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            await console.Error.WriteLineAsync("millrace: cancelled");
+            return ExitCodes.Interrupted;
+        }
+        catch (Exception exception) when (CliErrors.From(exception) is { } error)
+        {
+            // A failure a verb did not report itself still gets its one line, never a stack trace.
+            await console.Error.WriteLineAsync($"millrace: {error}");
+            return ExitCodes.BadInput;
+        }
     }
 }

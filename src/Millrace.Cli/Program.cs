@@ -1,10 +1,18 @@
+using System.Runtime.InteropServices;
 using Millrace.Cli;
 
+// SIGINT and SIGTERM cancel the run instead of killing the process, so outputs in flight are abandoned cleanly (no
+// temporary file left) and a batch prints what it finished; the exit code then says which signal stopped it.
 using var cancel = new CancellationTokenSource();
-Console.CancelKeyPress += (_, e) =>
+var signalExitCode = 0;
+void Stop(PosixSignalContext context, int exitCode)
 {
-    e.Cancel = true;
+    context.Cancel = true;
+    Interlocked.CompareExchange(ref signalExitCode, exitCode, 0);
     cancel.Cancel();
-};
+}
 
-return await MillraceCli.RunAsync(args, CliConsole.System, cancel.Token);
+using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => Stop(context, ExitCodes.Interrupted));
+using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context => Stop(context, ExitCodes.Terminated));
+var exitCode = await MillraceCli.RunAsync(args, CliConsole.System, cancel.Token);
+return exitCode == ExitCodes.Interrupted && signalExitCode != 0 ? signalExitCode : exitCode;

@@ -61,9 +61,10 @@ public class JsonCommandsTests
     {
         var run = await CliRun.InvokeWithInput("{\"a\":1}\n{bad}\n[1,\n{\"a\":2}\n", "json", "validate", "-", "--ndjson");
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
-        Assert.Contains("-: json.syntax: Line 2", run.Output, StringComparison.Ordinal);
-        Assert.Contains("item 1, byte offset 9", run.Output, StringComparison.Ordinal);
-        Assert.Contains("-: json.truncated: Line 3", run.Output, StringComparison.Ordinal);
+        Assert.Contains("millrace: -: json.syntax: Line 2", run.Error, StringComparison.Ordinal);
+        Assert.Contains("item 1, byte offset 9", run.Error, StringComparison.Ordinal);
+        Assert.Contains("millrace: -: json.truncated: Line 3", run.Error, StringComparison.Ordinal);
+        Assert.Equal(2, run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
         Assert.Contains("-: 2 valid, 2 invalid", run.Output, StringComparison.Ordinal);
     }
 
@@ -123,10 +124,10 @@ public class JsonCommandsTests
     }
 
     [Fact]
-    public async Task BadPath_ExitsOne()
+    public async Task BadPath_IsAUsageError()
     {
         var run = await CliRun.InvokeWithInput("[]", "json", "count", "-", "--path", "data");
-        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
         Assert.Contains("--path", run.Error, StringComparison.Ordinal);
     }
 

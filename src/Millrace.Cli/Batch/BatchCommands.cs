@@ -20,25 +20,12 @@ internal static class BatchCommands
         var output = new Argument<string>("out-dir") { Description = "Where to write the converted files, in the same layout (created if missing)." };
         var to = new Option<string>("--to") { Description = "The output format: nbt, snbt, json or compact.", Required = true }
             .AcceptOnlyFromAmong("nbt", "snbt", "json", "compact");
-        var parallel = new Option<int>("--parallel") { Description = "Files converted at once.", DefaultValueFactory = _ => Environment.ProcessorCount };
-        var retries = new Option<int>("--retries") { Description = "Retries of a file whose read or write failed with an I/O error.", DefaultValueFactory = _ => 0 };
+        var parallel = CliOptions.WholeNumber("--parallel", "Files converted at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
+        var retries = CliOptions.WholeNumber("--retries", "Retries of a file whose read or write failed with an I/O error.", 0, 100, () => 0);
+        var quiet = new Option<bool>("--quiet", "-q") { Description = "Leave out the line per skipped file; the summary and failures are still printed." };
         var rate = new Option<string?>("--rate") { Description = "At most this many files started per second, as R/s or R." };
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
-        parallel.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<int>() is < 1 or > 1024)
-            {
-                result.AddError("--parallel must be between 1 and 1024.");
-            }
-        });
-        retries.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<int>() is < 0 or > 100)
-            {
-                result.AddError("--retries must be between 0 and 100.");
-            }
-        });
         rate.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<string?>() is { } text && ParseRate(text) is null)
@@ -49,7 +36,7 @@ internal static class BatchCommands
 
         var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
         {
-            input, output, to, parallel, retries, rate, schema, type,
+            input, output, to, parallel, retries, rate, schema, type, quiet,
         };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -71,7 +58,7 @@ internal static class BatchCommands
                 parsed.GetValue(input)!,
                 parsed.GetValue(output)!,
                 new ConversionSettings(target, schemaSet, parsed.GetValue(type)),
-                new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate))));
+                new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)));
             return await job.RunAsync(console, cancellationToken);
         });
         return command;
@@ -94,9 +81,14 @@ internal static class BatchCommands
         {
             return CompactSchemaSet.Parse(File.ReadAllText(path));
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or FormatException)
+        catch (FormatException exception)
         {
             console.ReportError(path, new Error("compact.schema", exception.Message));
+            return null;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            console.Report(path, exception);
             return null;
         }
     }

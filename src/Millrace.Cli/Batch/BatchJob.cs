@@ -1,8 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Text.Json;
-using Millrace.Compact;
-using Millrace.Nbt;
 using Millrace.Parallel;
 using Millrace.Parallel.Progress;
 using Millrace.Parallel.RateLimit;
@@ -10,23 +7,26 @@ using Millrace.Parallel.Retry;
 
 namespace Millrace.Cli.Batch;
 
-/// <summary>How hard a batch may push: files at once, I/O retries, and files started per second.</summary>
+/// <summary>The limits of a batch run.</summary>
 /// <param name="Parallel">Files converted at once.</param>
 /// <param name="Retries">Retries of a file whose read or write failed with an I/O error.</param>
-/// <param name="RatePerSecond">At most this many files started per second, or null for no limit.</param>
-internal sealed record BatchLimits(int Parallel, int Retries, int? RatePerSecond);
+/// <param name="RatePerSecond">At most this many files started per second, or no limit.</param>
+/// <param name="Quiet">Whether to leave out the line per skipped file.</param>
+internal sealed record BatchLimits(int Parallel, int Retries, int? RatePerSecond, bool Quiet = false);
 
 /// <summary>
-/// One <c>millrace batch convert</c> run: finds the files, converts them with Millrace.Parallel, and reports. Every
-/// output is written to a temporary file beside it and renamed into place, so a failed or interrupted conversion
-/// never leaves a half-written file. A bad file is listed with its reason at the end; the others go on.
+/// One <c>batch convert</c> run: finds the files, converts them in parallel through Millrace.Parallel, writes each output
+/// atomically, and reports every failure once. Cancelled (SIGINT, SIGTERM), it starts no more files, abandons the ones in
+/// flight without leaving a temporary file, and says how far it got.
 /// </summary>
 internal sealed class BatchJob(string inputDirectory, string outputDirectory, ConversionSettings settings, BatchLimits limits)
 {
     private readonly string _input = Path.GetFullPath(inputDirectory);
     private readonly string _output = Path.GetFullPath(outputDirectory);
+    private int _converted;
 
-    /// <summary>Runs the batch; 0 when every file converted, 1 when any failed or the folder is missing.</summary>
+    /// <summary>Runs the batch.</summary>
+    /// <returns>The exit code.</returns>
     public async Task<int> RunAsync(CliConsole console, CancellationToken cancellationToken)
     {
         if (!Directory.Exists(_input))
@@ -35,6 +35,13 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             return ExitCodes.BadInput;
         }
 
+        if (string.Equals(_input.TrimEnd(Path.DirectorySeparatorChar), _output.TrimEnd(Path.DirectorySeparatorChar), StringComparison.Ordinal))
+        {
+            await console.Error.WriteLineAsync("millrace: batch convert: the output folder must differ from the input folder.");
+            return ExitCodes.Usage;
+        }
+
+        OutputFile.RemoveAbandonedBelow(_output);
         var outputPrefix = _output.TrimEnd(Path.DirectorySeparatorChar) + Path.DirectorySeparatorChar;
         var files = Directory.EnumerateFiles(_input, "*", SearchOption.AllDirectories)
             .Where(path => !path.StartsWith(outputPrefix, StringComparison.Ordinal))
@@ -59,23 +66,36 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
 
         var display = new ProgressDisplay(console.Error, console.IsTerminal);
         var clock = Stopwatch.StartNew();
-        var results = await work.SelectParallelResultsAsync(ConvertAsync, Options(display, work.Count), cancellationToken);
-        var failures = results.Where(r => !r.IsSuccess).OrderBy(r => r.Index).ToList();
+        var target = settings.Target.ToString().ToLowerInvariant();
+        IReadOnlyList<ItemResult<string>> results;
+        try
+        {
+            results = await work.SelectParallelResultsAsync((item, token) => ConvertAsync(item, console, token), Options(display, work.Count), cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            await using var summary = console.CreateTextOutput();
+            await summary.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"cancelled: {Volatile.Read(ref _converted)} of {work.Count} files converted to {target} in {clock.Elapsed.TotalSeconds:0.0} s"));
+            return ExitCodes.Interrupted;
+        }
 
+        var failures = results.Where(r => !r.IsSuccess).OrderBy(r => r.Index).ToList();
         foreach (var failure in failures)
         {
             var error = failure.Result.Error;
-            console.ReportError(work[(int)failure.Index].Path, error.Exception is { } exception ? Describe(exception) : error);
+            console.ReportError(work[(int)failure.Index].Path, error.Exception is { } exception ? CliErrors.From(exception) ?? error : error);
         }
 
         await using var output = console.CreateTextOutput();
-        var target = settings.Target.ToString().ToLowerInvariant();
         await output.WriteLineAsync(string.Create(
             CultureInfo.InvariantCulture,
             $"converted {work.Count - failures.Count} of {work.Count} files to {target} in {clock.Elapsed.TotalSeconds:0.0} s; {failures.Count} failed; {skipped.Count} skipped (no conversion to {target}); {ignored} other files ignored"));
-        foreach (var (path, format) in skipped)
+        if (!limits.Quiet)
         {
-            await output.WriteLineAsync($"skipped {Path.GetRelativePath(_input, path)}: {format.ToString().ToLowerInvariant()} does not convert to {target}");
+            foreach (var (path, format) in skipped)
+            {
+                await output.WriteLineAsync($"skipped {Path.GetRelativePath(_input, path)}: {format.ToString().ToLowerInvariant()} does not convert to {target}");
+            }
         }
 
         return failures.Count == 0 ? ExitCodes.Success : ExitCodes.BadInput;
@@ -90,21 +110,19 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             MaxRetries = limits.Retries,
             Backoff = BackoffType.ExponentialJitter,
             BaseDelay = TimeSpan.FromMilliseconds(50),
-            IsTransient = static exception => exception is IOException and not (FileNotFoundException or DirectoryNotFoundException),
+            IsTransient = static exception => exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException),
         },
         RateLimit = limits.RatePerSecond is { } permits ? new RateLimitOptions { PermitsPerPeriod = permits } : null,
         Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = display.Report },
     };
 
-    /// <summary>Where a file's conversion goes: the same relative path under the output folder, with the target's
-    /// extension unless the format does not change (so level.dat stays level.dat).</summary>
     private string OutputPathOf(string path, BatchFormat format)
     {
         var relative = Path.GetRelativePath(_input, path);
         return Path.Combine(_output, format == settings.Target ? relative : Path.ChangeExtension(relative, FileConverter.ExtensionOf(settings.Target)));
     }
 
-    private async ValueTask<string> ConvertAsync(BatchItem item, CancellationToken cancellationToken)
+    private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
     {
         if (item.CollidesWith is { } other)
         {
@@ -112,35 +130,25 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         }
 
         var bytes = await File.ReadAllBytesAsync(item.Path, cancellationToken);
-        var converted = FileConverter.Convert(bytes, item.Format, settings);
-        var directory = Path.GetDirectoryName(item.OutputPath)!;
-        Directory.CreateDirectory(directory);
-        var temporary = Path.Combine(directory, $".{Path.GetFileName(item.OutputPath)}.{Guid.NewGuid():N}.tmp");
+        byte[] converted;
         try
         {
-            await File.WriteAllBytesAsync(temporary, converted, cancellationToken);
-            File.Move(temporary, item.OutputPath, overwrite: true);
+            converted = FileConverter.Convert(bytes, item.Format, settings);
         }
-        finally
+        catch (System.Text.Json.JsonException exception)
         {
-            File.Delete(temporary);
+            // Located here, where the input is at hand: System.Text.Json counts bytes within the line only.
+            throw new MillraceException(CliErrors.FromJson(exception, bytes));
         }
 
+        Directory.CreateDirectory(Path.GetDirectoryName(item.OutputPath)!);
+        await OutputFile.WriteAsync(item.OutputPath, converted, console, cancellationToken);
+        Interlocked.Increment(ref _converted);
         return item.OutputPath;
     }
 
-    private static Error Describe(Exception exception) => exception switch
-    {
-        NbtFormatException nbt => new Error("nbt.format", nbt.Reason) { ByteOffset = nbt.ByteOffset, Path = nbt.Path.Length > 0 ? nbt.Path : null },
-        CompactFormatException compact => new Error("compact.format", compact.Reason) { ByteOffset = compact.ByteOffset, Path = compact.Path.Length > 0 ? compact.Path : null },
-        JsonException json => new Error("json.syntax", json.Message) { ByteOffset = json.BytePositionInLine },
-        IOException or UnauthorizedAccessException => new Error("io", exception.Message),
-        _ => new Error("convert", exception.Message),
-    };
-
     private sealed record BatchItem(string Path, BatchFormat Format, string OutputPath)
     {
-        /// <summary>The earlier input that converts to the same output file, if any.</summary>
         public string? CollidesWith { get; init; }
     }
 }

@@ -65,9 +65,7 @@ internal static class FileConverter
         _ => throw new NotSupportedException($"No conversion from {source} to {settings.Target}."),
     };
 
-    private static NbtFile ReadNbt(byte[] input, BatchFormat source) => source == BatchFormat.Snbt
-        ? new NbtFile(new NbtDocument(string.Empty, SnbtParser.Parse(Encoding.UTF8.GetString(input))), NbtFormat.Java, NbtCompression.Gzip)
-        : NbtFile.Read(input);
+    private static NbtFile ReadNbt(byte[] input, BatchFormat source) => source == BatchFormat.Snbt ? NbtInput.ReadSnbt(input) : NbtFile.Read(input);
 
     private static byte[] FromNbt(NbtFile file, BatchFormat target) => target switch
     {

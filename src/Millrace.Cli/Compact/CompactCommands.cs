@@ -46,14 +46,11 @@ internal static class CompactCommands
                 try
                 {
                     var frame = CompactJson.Encode(set, parsed.GetValue(type)!, json.RootElement, Enum.Parse<CompactCompression>(parsed.GetValue(compress)!, ignoreCase: true));
-                    var path = parsed.GetValue(output)!;
-                    await File.WriteAllBytesAsync(path + ".tmp", frame, cancellationToken);
-                    File.Move(path + ".tmp", path, overwrite: true);
-                    return ExitCodes.Success;
+                    return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, frame, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
                 }
                 catch (CompactFormatException exception)
                 {
-                    Report(console, name, exception);
+                    console.Report(name, exception);
                 }
                 catch (Exception exception) when (exception is KeyNotFoundException or NotSupportedException)
                 {
@@ -95,7 +92,7 @@ internal static class CompactCommands
             }
             catch (CompactFormatException exception)
             {
-                Report(console, name, exception);
+                console.Report(name, exception);
                 return ExitCodes.BadInput;
             }
         });
@@ -123,7 +120,7 @@ internal static class CompactCommands
             }
             catch (CompactFormatException exception)
             {
-                Report(console, name, exception);
+                console.Report(name, exception);
                 return ExitCodes.BadInput;
             }
         });
@@ -168,7 +165,7 @@ internal static class CompactCommands
                 }
                 catch (CompactFormatException exception)
                 {
-                    Report(console, name, exception);
+                    console.Report(name, exception);
                 }
                 catch (KeyNotFoundException exception)
                 {
@@ -196,7 +193,7 @@ internal static class CompactCommands
         }
         catch (JsonException exception)
         {
-            console.ReportError(inputPath, new Error("json.syntax", exception.Message) { ByteOffset = exception.BytePositionInLine });
+            console.ReportError(inputPath, CliErrors.FromJson(exception, bytes));
             return null;
         }
     }
@@ -233,7 +230,4 @@ internal static class CompactCommands
             return buffer.ToArray();
         }
     }
-
-    private static void Report(CliConsole console, string name, CompactFormatException exception) =>
-        console.ReportError(name, new Error("compact.format", exception.Reason) { ByteOffset = exception.ByteOffset, Path = exception.Path.Length > 0 ? exception.Path : null });
 }

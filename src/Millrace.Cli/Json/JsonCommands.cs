@@ -49,20 +49,7 @@ internal static class JsonCommands
 
     private static Command Head(CliConsole console)
     {
-        var count = new Option<int>("--count", "-n")
-        {
-            Description = "How many items to print.",
-            DefaultValueFactory = _ => 10,
-        };
-
-        // Reads the raw token: a value that is not a number is already a parse error of its own.
-        count.Validators.Add(result =>
-        {
-            if (result.Tokens is [.., var last] && int.TryParse(last.Value, out var value) && value < 0)
-            {
-                result.AddError("--count must not be negative.");
-            }
-        });
+        var count = CliOptions.WholeNumber("--count", "How many items to print.", 0, int.MaxValue, () => 10, "-n");
         return ItemsCommand(
             "head",
             "Print the first items, one compact JSON value a line, and stop reading.",
@@ -104,7 +91,7 @@ internal static class JsonCommands
 
     private static Command Validate(CliConsole console) => ItemsCommand(
         "validate",
-        "List every invalid item with its index and byte offset; exit 1 if there is any.",
+        "List every invalid item with its index and byte offset on standard error, and the counts on standard output; exit 1 if there is any.",
         console,
         skipInvalidLines: true,
         [],
@@ -121,7 +108,7 @@ internal static class JsonCommands
                 }
 
                 invalid++;
-                await output.WriteLineAsync($"{name}: {item.Error}");
+                console.ReportError(name, item.Error);
             }
 
             await output.WriteLineAsync($"{name}: {valid} valid, {invalid} invalid");
@@ -156,8 +143,12 @@ internal static class JsonCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetRequiredValue(file);
-            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines, console, out var options)
-                || !CliInput.TryOpen(name, console, out var stream))
+            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines, console, out var options))
+            {
+                return ExitCodes.Usage;
+            }
+
+            if (!CliInput.TryOpen(name, console, out var stream))
             {
                 return ExitCodes.BadInput;
             }

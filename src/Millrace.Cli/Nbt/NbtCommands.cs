@@ -21,18 +21,16 @@ internal static class NbtCommands
         return nbt;
     }
 
-    private static Option<string?> FromOption() => new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock or bedrock-network (default: detected)." }.AcceptOnlyFromAmong(Flavours);
-
     private static Command Show(CliConsole console)
     {
-        var file = new Argument<string>("file") { Description = "The NBT file, or - for standard input." };
-        var from = FromOption();
+        var file = new Argument<string>("file") { Description = "The NBT file (any flavour), or SNBT with --from snbt or a .snbt name; - for standard input." };
+        var from = InputFlavourOption();
         var path = new Option<string?>("--path") { Description = "Show only the tag at this path: names joined by dots, list indices as numbers (a.b.0.c)." };
         var command = new Command("show", "Print an NBT file as pretty SNBT.") { file, from, path };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
-            if (await ReadFileAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } nbtFile)
+            if (await ReadInputAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } nbtFile)
             {
                 return ExitCodes.BadInput;
             }
@@ -56,8 +54,7 @@ internal static class NbtCommands
     {
         var input = new Argument<string>("in") { Description = "The input file: NBT in any flavour, or SNBT with --from snbt or a .snbt name." };
         var output = new Argument<string>("out") { Description = "The output file." };
-        var from = new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected)." }
-            .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
+        var from = InputFlavourOption();
         var to = new Option<string?>("--to") { Description = "The output flavour: java, java-network, bedrock, bedrock-network or snbt (default: the input's)." }
             .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
         var compression = new Option<string?>("--compression") { Description = "none, gzip or zlib (default: the input's)." }
@@ -66,18 +63,7 @@ internal static class NbtCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            var fromValue = parsed.GetValue(from);
-            NbtFile? source;
-            if (fromValue == "snbt" || (fromValue is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase)))
-            {
-                source = await ReadSnbtAsync(name, console, cancellationToken);
-            }
-            else
-            {
-                source = await ReadFileAsync(name, fromValue, console, cancellationToken);
-            }
-
-            if (source is null)
+            if (await ReadInputAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } source)
             {
                 return ExitCodes.BadInput;
             }
@@ -86,8 +72,8 @@ internal static class NbtCommands
             var outputPath = parsed.GetValue(output)!;
             if (target == "snbt")
             {
-                await File.WriteAllTextAsync(outputPath, SnbtWriter.Write(source.Document.Root, pretty: true) + "\n", cancellationToken);
-                return ExitCodes.Success;
+                var text = System.Text.Encoding.UTF8.GetBytes(SnbtWriter.Write(source.Document.Root, pretty: true) + "\n");
+                return await OutputFile.TryWriteAsync(outputPath, text, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
             }
 
             var format = target is null ? source.Format : ParseFlavour(target);
@@ -98,8 +84,19 @@ internal static class NbtCommands
                 LevelDatVersion = format == NbtFormat.Bedrock ? source.LevelDatVersion : null,
                 Document = format == NbtFormat.JavaNetwork ? source.Document with { Name = null } : source.Document with { Name = source.Document.Name ?? string.Empty },
             };
-            await WriteAtomicallyAsync(outputPath, converted.ToArray(), cancellationToken);
-            return ExitCodes.Success;
+            byte[] bytes;
+            try
+            {
+                bytes = converted.ToArray();
+            }
+            catch (ArgumentException exception)
+            {
+                // A value the output flavour cannot carry, e.g. an unpaired surrogate in Bedrock's UTF-8.
+                console.Report(name, exception);
+                return ExitCodes.BadInput;
+            }
+
+            return await OutputFile.TryWriteAsync(outputPath, bytes, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
         });
         return command;
     }
@@ -161,7 +158,7 @@ internal static class NbtCommands
             }
             catch (NbtFormatException exception)
             {
-                Report(console, name, exception);
+                console.Report(name, exception);
                 return ExitCodes.BadInput;
             }
         });
@@ -173,34 +170,32 @@ internal static class NbtCommands
         put.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
-            var opened = File.Exists(name) ? Open(name, console) : new RegionFile();
-            if (opened is null || await ReadFileAsync(parsed.GetValue(chunkFile)!, null, console, cancellationToken) is not { } chunk)
+            var opened = File.Exists(name) || Directory.Exists(name) ? Open(name, console) : new RegionFile();
+            if (opened is null || await ReadInputAsync(parsed.GetValue(chunkFile)!, null, console, cancellationToken) is not { } chunk)
             {
                 return ExitCodes.BadInput;
             }
 
             opened.WriteChunk(parsed.GetValue(x), parsed.GetValue(z), chunk.Document, Enum.Parse<RegionCompression>(parsed.GetValue(compression)!, ignoreCase: true));
-            opened.Save(name);
-            return ExitCodes.Success;
+            return await SaveAsync(opened, name, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
         });
 
         var delete = new Command("delete", "Delete a chunk and save the region without gaps.") { file, x, z };
-        delete.SetAction((parsed, cancellationToken) =>
+        delete.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
             if (Open(name, console) is not { } opened)
             {
-                return Task.FromResult(ExitCodes.BadInput);
+                return ExitCodes.BadInput;
             }
 
             if (!opened.DeleteChunk(parsed.GetValue(x), parsed.GetValue(z)))
             {
                 console.ReportError(name, new Error("nbt.region.absent", "The region has no chunk there."));
-                return Task.FromResult(ExitCodes.BadInput);
+                return ExitCodes.BadInput;
             }
 
-            opened.Save(name);
-            return Task.FromResult(ExitCodes.Success);
+            return await SaveAsync(opened, name, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
         });
 
         region.Add(list);
@@ -216,19 +211,20 @@ internal static class NbtCommands
         {
             return RegionFile.Open(name);
         }
-        catch (NbtFormatException exception)
+        catch (Exception exception) when (exception is NbtFormatException or IOException or UnauthorizedAccessException or FormatException)
         {
-            Report(console, name, exception);
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            console.ReportError(name, new Error("io.open", exception.Message));
+            console.Report(name, exception);
         }
 
         return null;
     }
 
-    private static async Task<NbtFile?> ReadFileAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
+    private static Option<string?> InputFlavourOption() =>
+        new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected; SNBT for a .snbt name)." }
+            .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
+
+    /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="NbtInput"/>).</summary>
+    private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
     {
         if (await ReadBytesAsync(name, console, cancellationToken) is not { } bytes)
         {
@@ -237,30 +233,13 @@ internal static class NbtCommands
 
         try
         {
-            return NbtFile.Read(bytes, flavour is null ? null : ParseFlavour(flavour));
+            return flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase))
+                ? NbtInput.ReadSnbt(bytes)
+                : NbtFile.Read(bytes, flavour is null ? null : ParseFlavour(flavour));
         }
         catch (NbtFormatException exception)
         {
-            Report(console, name, exception);
-            return null;
-        }
-    }
-
-    private static async Task<NbtFile?> ReadSnbtAsync(string name, CliConsole console, CancellationToken cancellationToken)
-    {
-        if (await ReadBytesAsync(name, console, cancellationToken) is not { } bytes)
-        {
-            return null;
-        }
-
-        try
-        {
-            var tag = SnbtParser.Parse(System.Text.Encoding.UTF8.GetString(bytes));
-            return new NbtFile(new NbtDocument(string.Empty, tag), NbtFormat.Java, NbtCompression.None);
-        }
-        catch (NbtFormatException exception)
-        {
-            Report(console, name, exception);
+            console.Report(name, exception);
             return null;
         }
     }
@@ -280,11 +259,20 @@ internal static class NbtCommands
         }
     }
 
-    private static async Task WriteAtomicallyAsync(string path, byte[] bytes, CancellationToken cancellationToken)
+    /// <summary>Saves a region, and the external chunk files it needs, each through the one atomic writer.</summary>
+    private static async Task<bool> SaveAsync(RegionFile region, string path, CliConsole console, CancellationToken cancellationToken)
     {
-        var temporary = path + ".tmp";
-        await File.WriteAllBytesAsync(temporary, bytes, cancellationToken);
-        File.Move(temporary, path, overwrite: true);
+        var external = new List<(string Path, byte[] Bytes)>();
+        var bytes = region.ToArray((x, z, payload) => external.Add((RegionFile.ExternalChunkPath(path, x, z), payload)));
+        foreach (var (chunkPath, payload) in external)
+        {
+            if (!await OutputFile.TryWriteAsync(chunkPath, payload, console, cancellationToken))
+            {
+                return false;
+            }
+        }
+
+        return await OutputFile.TryWriteAsync(path, bytes, console, cancellationToken);
     }
 
     private static NbtFormat ParseFlavour(string flavour) => flavour switch
@@ -315,7 +303,4 @@ internal static class NbtCommands
 
         return true;
     }
-
-    private static void Report(CliConsole console, string name, NbtFormatException exception) =>
-        console.ReportError(name, new Error("nbt.format", exception.Reason) { ByteOffset = exception.ByteOffset, Path = exception.Path.Length > 0 ? exception.Path : null });
 }

@@ -39,11 +39,9 @@ public sealed class RegionFile
     /// <exception cref="NbtFormatException">The file is malformed.</exception>
     public static RegionFile Open(string path)
     {
-        var (regionX, regionZ) = ParseName(path);
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path))!;
         return Load(File.ReadAllBytes(path), (x, z) =>
         {
-            var external = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc"));
+            var external = ExternalChunkPath(path, x, z);
             return File.Exists(external) ? File.ReadAllBytes(external) : null;
         });
     }
@@ -237,14 +235,22 @@ public sealed class RegionFile
     /// <param name="path">The region file, named <c>r.X.Z.mca</c>.</param>
     public void Save(string path)
     {
-        var (regionX, regionZ) = ParseName(path);
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path))!;
-        var data = ToArray((x, z, payload) => File.WriteAllBytes(
-            Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc")),
-            payload));
+        var data = ToArray((x, z, payload) => File.WriteAllBytes(ExternalChunkPath(path, x, z), payload));
         var temporary = path + ".tmp";
         File.WriteAllBytes(temporary, data);
         File.Move(temporary, path, overwrite: true);
+    }
+
+    /// <summary>Gets the <c>.mcc</c> file beside a region file that holds one of its oversized chunks.</summary>
+    /// <param name="regionPath">The region file, named <c>r.X.Z.mca</c>.</param>
+    /// <param name="x">The chunk's x within the region, 0 to 31.</param>
+    /// <param name="z">The chunk's z within the region, 0 to 31.</param>
+    /// <returns>The path of <c>c.X.Z.mcc</c>, in world chunk coordinates.</returns>
+    public static string ExternalChunkPath(string regionPath, int x, int z)
+    {
+        var (regionX, regionZ) = ParseName(regionPath);
+        var directory = Path.GetDirectoryName(Path.GetFullPath(regionPath))!;
+        return Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc"));
     }
 
     private static bool IsOversized(Entry entry) => entry.Payload.Length + 5 > MaxSectorsPerChunk * SectorSize;

@@ -1,0 +1,68 @@
+using System.Globalization;
+using System.Text.Json;
+using Millrace.Compact;
+using Millrace.Nbt;
+
+namespace Millrace.Cli;
+
+/// <summary>
+/// The one place the tool turns a failure into the <see cref="Error"/> it prints: every verb and the batch report
+/// through it, so the same failure reads the same wherever it happens.
+/// </summary>
+internal static class CliErrors
+{
+    /// <summary>The error a failure is reported as; <see langword="null"/> for an exception that is a bug, not bad input.</summary>
+    public static Error? From(Exception exception) => exception switch
+    {
+        MillraceException millrace => millrace.Error,
+        LocatedFormatException located => new Error(CodeOf(located), Describe(located))
+        {
+            ByteOffset = located.ByteOffset,
+            Path = located.Path.Length > 0 ? located.Path : null,
+        },
+        CliOutputException output => new Error("io.output", output.Message),
+        FileNotFoundException or DirectoryNotFoundException => new Error("io.open", exception.Message),
+        IOException or UnauthorizedAccessException => new Error("io", exception.Message),
+
+        // A writer refusing a value its format cannot carry (an over-long string, an unpaired surrogate in UTF-8).
+        ArgumentException argument => new Error("convert", argument.Message),
+        _ => null,
+    };
+
+    /// <summary>A JSON syntax error, located by its absolute byte offset in <paramref name="input"/> as well as its line and column.</summary>
+    public static Error FromJson(JsonException exception, ReadOnlySpan<byte> input)
+    {
+        // System.Text.Json counts lines and bytes within the line; the absolute offset is the line's start plus that.
+        var line = exception.LineNumber ?? 0;
+        var column = exception.BytePositionInLine ?? 0;
+        long lineStart = 0;
+        for (long seen = 0; seen < line && lineStart < input.Length; seen++)
+        {
+            var next = input[(int)lineStart..].IndexOf((byte)'\n');
+            if (next < 0)
+            {
+                break;
+            }
+
+            lineStart += next + 1;
+        }
+
+        var reason = exception.Message;
+        var cut = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
+        reason = cut > 0 ? reason[..cut].TrimEnd() : reason;
+        return new Error("json.syntax", string.Create(CultureInfo.InvariantCulture, $"{reason} (line {line + 1}, column {column + 1})"))
+        {
+            ByteOffset = lineStart + column,
+        };
+    }
+
+    private static string CodeOf(LocatedFormatException exception) => exception switch
+    {
+        NbtFormatException => "nbt.format",
+        CompactFormatException => "compact.format",
+        _ => "format",
+    };
+
+    private static string Describe(LocatedFormatException exception) =>
+        exception.OffsetScope is { } scope ? $"{exception.Reason} (the offset counts bytes {scope})" : exception.Reason;
+}

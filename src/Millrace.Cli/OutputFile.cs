@@ -1,0 +1,202 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.InteropServices;
+using System.Text.RegularExpressions;
+
+namespace Millrace.Cli;
+
+/// <summary>
+/// The one way the tool writes an output: to a temporary file in the same folder, flushed to disk, then renamed over
+/// the target, so a reader never sees half a file and a failure leaves the old one. <c>-</c> is standard output. Only
+/// a regular file or a new path is written: a folder, device, pipe or socket is refused, never replaced. Temporary files
+/// are named <c>.NAME.PID.millrace.tmp</c>, so a later run recognizes one whose process is gone and removes it.
+/// </summary>
+internal static partial class OutputFile
+{
+    private const string TemporarySuffix = ".millrace.tmp";
+
+    /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>, reporting a failure in one line.</summary>
+    /// <returns><see langword="true"/> when written.</returns>
+    public static async Task<bool> TryWriteAsync(string path, ReadOnlyMemory<byte> bytes, CliConsole console, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await WriteAsync(path, bytes, console, cancellationToken);
+            return true;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            console.ReportError(path, CliErrors.From(exception)!);
+            return false;
+        }
+    }
+
+    /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>.</summary>
+    /// <exception cref="CliOutputException">The path is a folder or a special file, or its folder does not exist.</exception>
+    /// <exception cref="IOException">The write failed.</exception>
+    public static async Task WriteAsync(string path, ReadOnlyMemory<byte> bytes, CliConsole console, CancellationToken cancellationToken)
+    {
+        if (path == "-")
+        {
+            await console.Output.WriteAsync(bytes, cancellationToken);
+            await console.Output.FlushAsync(cancellationToken);
+            return;
+        }
+
+        var target = Resolve(path);
+        var directory = Path.GetDirectoryName(target)!;
+        RemoveAbandoned(directory, Path.GetFileName(target));
+        var temporary = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $".{Path.GetFileName(target)}.{Environment.ProcessId}{TemporarySuffix}"));
+        try
+        {
+            await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.Asynchronous))
+            {
+                await stream.WriteAsync(bytes, cancellationToken);
+
+                // On disk before the rename, so a crash after it cannot leave a renamed but empty file.
+                stream.Flush(flushToDisk: true);
+            }
+
+            File.Move(temporary, target, overwrite: true);
+        }
+        finally
+        {
+            File.Delete(temporary);
+        }
+    }
+
+    /// <summary>Removes the temporary files of runs that died (killed, or lost power) from a folder and those below it.</summary>
+    public static void RemoveAbandonedBelow(string directory)
+    {
+        if (!Directory.Exists(directory))
+        {
+            return;
+        }
+
+        foreach (var file in Directory.EnumerateFiles(directory, "*.tmp", SearchOption.AllDirectories))
+        {
+            if (IsAbandoned(Path.GetFileName(file)))
+            {
+                TryDelete(file);
+            }
+        }
+    }
+
+    private static string Resolve(string path)
+    {
+        var full = Path.GetFullPath(path);
+        if (Directory.Exists(full))
+        {
+            throw new CliOutputException("The output is a folder; name a file.");
+        }
+
+        // A link is written through: its target is replaced, the link stays.
+        if (File.Exists(full) && new FileInfo(full).LinkTarget is not null && File.ResolveLinkTarget(full, returnFinalTarget: true) is { } linked)
+        {
+            full = linked.FullName;
+        }
+
+        if (!Directory.Exists(Path.GetDirectoryName(full)))
+        {
+            throw new CliOutputException("The output's folder does not exist.");
+        }
+
+        if (File.Exists(full) && !IsRegularFile(full))
+        {
+            throw new CliOutputException("The output is a device, pipe or socket, not a regular file; refusing to replace it (use - for standard output).");
+        }
+
+        return full;
+    }
+
+    private static void RemoveAbandoned(string directory, string name)
+    {
+        foreach (var file in Directory.EnumerateFiles(directory, $".{name}.*.tmp"))
+        {
+            if (IsAbandoned(Path.GetFileName(file)))
+            {
+                TryDelete(file);
+            }
+        }
+    }
+
+    private static bool IsAbandoned(string fileName)
+    {
+        // Ours: .NAME.PID.millrace.tmp, abandoned when that process is gone. Version 0.1's: .NAME.GUID.tmp, always.
+        if (LegacyTemporary().IsMatch(fileName))
+        {
+            return true;
+        }
+
+        var match = Temporary().Match(fileName);
+        return match.Success && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && !IsRunning(pid);
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        if (pid == Environment.ProcessId)
+        {
+            return true;
+        }
+
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (Exception exception) when (exception is ArgumentException or InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    private static void TryDelete(string file)
+    {
+        try
+        {
+            File.Delete(file);
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            // Another run may be removing it too; what is left is tried again next time.
+        }
+    }
+
+    private static bool IsRegularFile(string path)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return true;
+        }
+
+        // struct stat's st_mode: at byte 24 on x86-64, 16 on arm64 (glibc and musl alike).
+        var modeOffset = RuntimeInformation.ProcessArchitecture switch
+        {
+            Architecture.X64 => 24,
+            Architecture.Arm64 => 16,
+            _ => -1,
+        };
+        if (modeOffset < 0)
+        {
+            return true;
+        }
+
+        var status = new byte[256];
+        if (Stat(path, status) != 0)
+        {
+            return true;
+        }
+
+        const uint TypeMask = 0xF000, Regular = 0x8000;
+        return (BitConverter.ToUInt32(status, modeOffset) & TypeMask) == Regular;
+    }
+
+    [LibraryImport("libc", EntryPoint = "stat", StringMarshalling = StringMarshalling.Utf8)]
+    private static partial int Stat(string path, [Out] byte[] status);
+
+    [GeneratedRegex(@"^\..+\.(\d+)\.millrace\.tmp$", RegexOptions.CultureInvariant)]
+    private static partial Regex Temporary();
+
+    [GeneratedRegex(@"^\..+\.[0-9a-f]{32}\.tmp$", RegexOptions.CultureInvariant)]
+    private static partial Regex LegacyTemporary();
+}

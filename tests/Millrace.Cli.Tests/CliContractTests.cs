@@ -1,0 +1,233 @@
+using System.Diagnostics;
+using System.IO.Compression;
+
+namespace Millrace.Cli.Tests;
+
+/// <summary>
+/// The tool's contract on bad input, for every verb: exit 1 for bad input or an unwritable output, 2 for a bad command
+/// line; exactly one line on standard error per failure; never a stack trace; no file left behind; and a special file
+/// given as an output is never replaced.
+/// </summary>
+public sealed class CliContractTests : IDisposable
+{
+    private static readonly string[] InputCases = ["missing", "empty", "folder", "garbage", "truncated"];
+
+    private readonly DirectoryInfo _temp = Directory.CreateTempSubdirectory("millrace-contract-");
+
+    public CliContractTests()
+    {
+        Directory.CreateDirectory(Path.Combine(_temp.FullName, "folder"));
+        File.WriteAllBytes(Path.Combine(_temp.FullName, "empty"), []);
+        File.WriteAllBytes(Path.Combine(_temp.FullName, "garbage"), [0x0A, 0xFF, 0x13, 0x37, 0x00, 0x42, 0x99, 0x28, 0x72]);
+        var gzip = new MemoryStream();
+        using (var writer = new GZipStream(gzip, CompressionLevel.Optimal, leaveOpen: true))
+        {
+            writer.Write(File.ReadAllBytes(CliRun.Sample("bigtest.nbt")));
+        }
+
+        File.WriteAllBytes(Path.Combine(_temp.FullName, "truncated"), gzip.ToArray().AsSpan(0, (int)gzip.Length - 3).ToArray());
+        File.Copy(CliRun.Sample("hello_world.nbt"), Path.Combine(_temp.FullName, "good.nbt"));
+        File.Copy(CliRun.Sample("users.json"), Path.Combine(_temp.FullName, "good.json"));
+        File.Copy(CliRun.Sample("user.schema.json"), Path.Combine(_temp.FullName, "schema.json"));
+    }
+
+    // Every verb that reads a file, with {in} for the bad input and {out} for a fresh output path.
+    public static TheoryData<string> ReadingVerbs =>
+    [
+        "json count {in}",
+        "json head {in}",
+        "json validate {in}",
+        "json from-base64 {in}",
+        "nbt show {in}",
+        "nbt convert {in} {out} --to snbt",
+        "nbt convert {in} {out} --to bedrock",
+        "nbt region list {in}",
+        "nbt region get {in} 0 0",
+        "nbt region put r.0.0.mca 0 0 {in}",
+        "compact encode {in} {out} --schema schema.json --type User",
+        "compact decode {in} --schema schema.json",
+        "compact inspect {in}",
+        "compact size {in} --schema schema.json --type User",
+        "compact encode good.json {out} --schema {in} --type User",
+    ];
+
+    // Every verb that writes a file, with {out} for the bad output.
+    public static TheoryData<string> WritingVerbs =>
+    [
+        "nbt convert good.nbt {out} --to java",
+        "nbt convert good.nbt {out} --to snbt",
+        "compact encode good.json {out} --schema schema.json --type User",
+    ];
+
+    public static TheoryData<string> UsageErrors =>
+    [
+        "batch convert in out --to snbt --parallel abc",
+        "batch convert in out --to snbt --retries abc",
+        "batch convert in out --to snbt --parallel 99999999999",
+        "batch convert in out --to snbt --parallel 0",
+        "batch convert in out --to snbt --rate fast",
+        "batch convert in out --to xml",
+        "json head good.json -n abc",
+        "json head good.json -n -1",
+        "json head good.json --path data.items",
+        "json count good.json --no-such-option",
+        "nbt region get r.0.0.mca 32 0",
+        "nosuchverb",
+    ];
+
+    public void Dispose() => _temp.Delete(recursive: true);
+
+    [Theory]
+    [MemberData(nameof(ReadingVerbs))]
+    public async Task EveryReadingVerb_OnEveryBadInput_ExitsOneWithOneLine(string template)
+    {
+        foreach (var input in InputCases)
+        {
+            if (input == "empty" && template == "nbt region list {in}")
+            {
+                // An empty file is an empty region, as Minecraft creates and reads them.
+                continue;
+            }
+
+            var output = Path.Combine(_temp.FullName, "out.bin");
+            var before = Files();
+            var run = await Run(template.Replace("{in}", input, StringComparison.Ordinal).Replace("{out}", output, StringComparison.Ordinal));
+
+            var because = $"'{template}' on {input}: exit {run.ExitCode}, stderr: {run.Error}";
+            Assert.True(run.ExitCode == ExitCodes.BadInput, because);
+            AssertOneCleanLine(run.Error, because);
+            Assert.Equal(before, Files());
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(WritingVerbs))]
+    public async Task EveryWritingVerb_OnEveryBadOutput_ExitsOneWithOneLineAndReplacesNothing(string template)
+    {
+        foreach (var output in new[] { "folder", "no-such-folder/out.bin", "/proc/self/millrace-out", "/dev/full", "/dev/null" })
+        {
+            var before = Files();
+            var run = await Run(template.Replace("{out}", output, StringComparison.Ordinal));
+
+            var because = $"'{template}' to {output}: exit {run.ExitCode}, stderr: {run.Error}";
+            Assert.True(run.ExitCode == ExitCodes.BadInput, because);
+            AssertOneCleanLine(run.Error, because);
+            Assert.Equal(before, Files());
+        }
+
+        Assert.Equal("character special file", StatType("/dev/full"));
+        Assert.Equal("character special file", StatType("/dev/null"));
+    }
+
+    [Theory]
+    [MemberData(nameof(UsageErrors))]
+    public async Task BadCommandLines_ExitTwoNamingTheProblem(string command)
+    {
+        var run = await Run(command);
+
+        Assert.True(run.ExitCode == ExitCodes.Usage, $"'{command}': exit {run.ExitCode}, stderr: {run.Error}");
+        Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task BadOptionValue_NamesTheOption()
+    {
+        var run = await Run("batch convert in out --to snbt --parallel abc");
+
+        Assert.Contains("--parallel must be a whole number from 1 to 1024, not 'abc'", run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task BatchIntoItsOwnFolder_IsAUsageError()
+    {
+        Directory.CreateDirectory(Path.Combine(_temp.FullName, "in"));
+        File.Copy(CliRun.Sample("hello_world.nbt"), Path.Combine(_temp.FullName, "in", "a.nbt"));
+
+        var run = await Run("batch convert in in --to snbt");
+
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        Assert.False(File.Exists(Path.Combine(_temp.FullName, "in", "a.snbt")));
+    }
+
+    [Fact]
+    public async Task Output_Dash_IsStandardOutput()
+    {
+        var run = await Run("nbt convert good.nbt - --to snbt");
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Contains("Bananrama", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task NbtShow_ReadsSnbtAsConvertDoes()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_temp.FullName, "x.snbt"), "{a: 1b, list: [I; 1, 2]}");
+
+        var run = await Run("nbt show x.snbt");
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.Contains("a: 1b", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AbandonedTemporaryFiles_AreRemovedByTheNextWrite()
+    {
+        // Left by runs that were killed: one of this version (a process that is gone) and one of version 0.1.
+        var ours = Path.Combine(_temp.FullName, ".out.nbt.999999999.millrace.tmp");
+        var legacy = Path.Combine(_temp.FullName, ".out.nbt.0123456789abcdef0123456789abcdef.tmp");
+        await File.WriteAllTextAsync(ours, "partial");
+        await File.WriteAllTextAsync(legacy, "partial");
+
+        var run = await Run("nbt convert good.nbt out.nbt --to java");
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.False(File.Exists(ours));
+        Assert.False(File.Exists(legacy));
+    }
+
+    [Fact]
+    public async Task JsonErrors_CarryTheAbsoluteOffsetWithLineAndColumn()
+    {
+        await File.WriteAllTextAsync(Path.Combine(_temp.FullName, "multi.json"), "{\n  \"id\": 1,\n  \"name\": \"x\",\n  \"age\": ,\n}");
+
+        var run = await Run("compact encode multi.json out.mrc --schema schema.json --type User");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("(line 4, column 10) (byte offset 37)", run.Error, StringComparison.Ordinal);
+    }
+
+    private static void AssertOneCleanLine(string error, string because)
+    {
+        var lines = error.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.True(lines.Length == 1, because);
+        Assert.StartsWith("millrace: ", lines[0], StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Exception", error, StringComparison.Ordinal);
+    }
+
+    private static string StatType(string path)
+    {
+        using var stat = Process.Start(new ProcessStartInfo("stat", ["-c", "%F", path]) { RedirectStandardOutput = true })!;
+        var type = stat.StandardOutput.ReadToEnd().Trim();
+        stat.WaitForExit();
+        return type;
+    }
+
+    private string[] Files() =>
+        [.. Directory.EnumerateFiles(_temp.FullName, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(_temp.FullName, f)).Order(StringComparer.Ordinal)];
+
+    private async Task<CliRun> Run(string command)
+    {
+        var previous = Environment.CurrentDirectory;
+        Environment.CurrentDirectory = _temp.FullName;
+        try
+        {
+            return await CliRun.Invoke(command.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+        }
+        finally
+        {
+            Environment.CurrentDirectory = previous;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+using System.Diagnostics;
+
+namespace Millrace.Cli.Tests;
+
+/// <summary>The real tool in its own process, stopped by a signal in the middle of a batch.</summary>
+public sealed class SignalTests : IDisposable
+{
+    private readonly DirectoryInfo _temp = Directory.CreateTempSubdirectory("millrace-signal-");
+
+    public void Dispose() => _temp.Delete(recursive: true);
+
+    [Theory]
+    [InlineData("TERM", ExitCodes.Terminated)]
+    [InlineData("INT", ExitCodes.Interrupted)]
+    public async Task Batch_StoppedBySignal_SummarizesExitsWithTheSignalsCodeAndLeavesNoTemporaryFile(string signal, int expected)
+    {
+        var input = Path.Combine(_temp.FullName, "in");
+        var output = Path.Combine(_temp.FullName, "out");
+        Directory.CreateDirectory(input);
+        for (var i = 0; i < 200; i++)
+        {
+            File.Copy(CliRun.Sample("bigtest.nbt"), Path.Combine(input, $"file{i:000}.nbt"));
+        }
+
+        // 20 files a second: the batch needs 10 s, and is stopped after about one.
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "millrace.dll"), "batch", "convert", input, output, "--to", "snbt", "--rate", "20/s", "--parallel", "2"])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        using var process = Process.Start(start)!;
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        while (!Directory.Exists(output) || Directory.GetFiles(output, "*.snbt").Length < 5)
+        {
+            if (process.HasExited)
+            {
+                Assert.Fail($"the batch ended before it was stopped: {await stdout} {await stderr}");
+            }
+
+            await Task.Delay(20, timeout.Token);
+        }
+
+        using (var kill = Process.Start("kill", ["-" + signal, process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync(timeout.Token);
+            Assert.Equal(0, kill.ExitCode);
+        }
+
+        await process.WaitForExitAsync(timeout.Token);
+
+        Assert.True(expected == process.ExitCode, $"exit {process.ExitCode}; stdout: {await stdout}; stderr: {await stderr}");
+        Assert.Matches(@"^cancelled: \d+ of 200 files converted to snbt", await stdout);
+        Assert.DoesNotContain("Exception", await stderr, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFiles(output, "*.tmp", SearchOption.AllDirectories));
+        Assert.True(Directory.GetFiles(output).Length < 200);
+    }
+}
