@@ -1,0 +1,153 @@
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Millrace.Compact;
+using Millrace.Compact.Schema;
+using Millrace.Json.Base64;
+using Millrace.Json.Streaming;
+using Millrace.Nbt;
+using Millrace.Nbt.Binary;
+using Millrace.Nbt.Region;
+using Millrace.Nbt.Snbt;
+
+namespace Millrace.Fuzz;
+
+/// <summary>One target per reader, each with limits small enough that any allocation far beyond the input is a finding.</summary>
+internal static class FuzzTargets
+{
+    private static readonly NbtReaderOptions Nbt = new() { MaxBytes = 4 << 20 };
+    private static readonly CompactLimits Compact = new() { MaxBodyLength = 4 << 20, MaxFieldCount = 100_000, MaxCollectionCount = 100_000 };
+    private static readonly JsonStreamOptions Json = new() { MaxItemSize = 4 << 20 };
+    private static readonly Lazy<CompactSchemaSet> Schema = new(() => CompactSchemaSet.Parse(File.ReadAllText(Sample("user.schema.json"))));
+
+    public static IReadOnlyList<FuzzTarget> All { get; } =
+    [
+        .. new[] { NbtFormat.Java, NbtFormat.Bedrock, NbtFormat.JavaNetwork, NbtFormat.BedrockNetwork }.Select(format => new FuzzTarget(
+            "nbt-" + format.ToString().ToLowerInvariant(),
+            data => NbtFile.Read(data, format, Nbt),
+            () => NbtSeeds(format))),
+        new FuzzTarget("nbt-detect", data => NbtFile.Read(data, options: Nbt), () => NbtSeeds(NbtFormat.Java)),
+        new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("snbt", data => SnbtParser.Parse(Encoding.UTF8.GetString(data)), () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
+        new FuzzTarget("region", ReadRegion, RegionSeeds),
+        new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
+        new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
+        new FuzzTarget("json-items", data => ReadJson(data, JsonStreamFormat.Array), () => [File.ReadAllBytes(Sample("records.json")), File.ReadAllBytes(Sample("users.json"))]),
+        new FuzzTarget("json-lines", data => ReadJson(data, JsonStreamFormat.Lines), () => [File.ReadAllBytes(Sample("records.ndjson"))]),
+        new FuzzTarget("base64", ReadBase64, () => [File.ReadAllBytes(Sample("records.b64")), Encoding.ASCII.GetBytes(Convert.ToBase64String("""[{"id":1},{"id":2}]"""u8))]),
+    ];
+
+    public static string Sample(string name) => Path.Combine(AppContext.BaseDirectory, "samples", name);
+
+    private static void PullAll(byte[] data)
+    {
+        var reader = new NbtPullReader(data, NbtFormat.Java, Nbt.MaxDepth);
+        var skip = data.Length % 2 == 0;
+        while (reader.Read())
+        {
+            if (skip && reader.Token == NbtToken.StartList)
+            {
+                reader.Skip();
+            }
+            else if (reader.Token == NbtToken.Value && reader.TagType == Millrace.Nbt.Tags.NbtTagType.String)
+            {
+                _ = reader.GetString();
+            }
+        }
+
+        reader.Dispose();
+    }
+
+    private static void ReadRegion(byte[] data)
+    {
+        var region = RegionFile.Load(data);
+        foreach (var chunk in region.Chunks)
+        {
+            _ = region.ReadChunk(chunk.X, chunk.Z, Nbt);
+        }
+    }
+
+    private static void DecodeCompact(byte[] data)
+    {
+        using var output = new MemoryStream();
+        using var writer = new Utf8JsonWriter(output);
+        CompactJson.Decode(Schema.Value, data, writer, Compact);
+    }
+
+    private static void ReadJson(byte[] data, JsonStreamFormat format)
+    {
+        var options = new JsonStreamOptions { Format = format, MaxItemSize = Json.MaxItemSize, SkipInvalidLines = format == JsonStreamFormat.Lines };
+        Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, options));
+        Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.FuzzRecord, options));
+    }
+
+    private static void Drain<T>(IAsyncEnumerable<Result<T>> items)
+    {
+        var enumerator = items.GetAsyncEnumerator();
+        try
+        {
+            while (enumerator.MoveNextAsync().AsTask().GetAwaiter().GetResult())
+            {
+            }
+        }
+        finally
+        {
+            enumerator.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    private static void ReadBase64(byte[] data)
+    {
+        _ = Base64Json.Deserialize(data, FuzzJsonContext.Default.JsonElement);
+        _ = Base64Json.DeserializeAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement).AsTask().GetAwaiter().GetResult();
+    }
+
+    private static IEnumerable<byte[]> NbtSeeds(NbtFormat format)
+    {
+        foreach (var name in new[] { "hello_world.nbt", "bigtest.nbt", "player.dat" })
+        {
+            var file = NbtFile.Read(File.ReadAllBytes(Sample(name)));
+            foreach (var compression in new[] { NbtCompression.None, NbtCompression.Gzip, NbtCompression.Zlib })
+            {
+                yield return (file with
+                {
+                    Format = format,
+                    Compression = compression,
+                    LevelDatVersion = null,
+                    Document = file.Document with { Name = format == NbtFormat.JavaNetwork ? null : file.Document.Name ?? string.Empty },
+                }).ToArray();
+            }
+        }
+    }
+
+    private static IEnumerable<byte[]> RegionSeeds()
+    {
+        var region = new RegionFile();
+        var chunk = NbtDocument.Read(File.ReadAllBytes(Sample("bigtest.nbt")));
+        region.WriteChunk(0, 0, chunk, RegionCompression.Zlib);
+        region.WriteChunk(1, 0, chunk, RegionCompression.Gzip);
+        region.WriteChunk(2, 0, chunk, RegionCompression.Lz4);
+        region.WriteChunk(3, 0, chunk, RegionCompression.None);
+        yield return region.ToArray();
+    }
+
+    private static IEnumerable<byte[]> CompactSeeds()
+    {
+        using var users = JsonDocument.Parse(File.ReadAllBytes(Sample("users.json")));
+        foreach (var compression in new[] { CompactCompression.None, CompactCompression.Deflate, CompactCompression.Brotli, CompactCompression.Zstd })
+        {
+            yield return CompactJson.Encode(Schema.Value, "User", users.RootElement[0], compression);
+            yield return CompactJson.Encode(Schema.Value, "User", users.RootElement, compression);
+        }
+    }
+}
+
+/// <summary>A record type to bind fuzzed items to, so binding failures are exercised as well as syntax.</summary>
+/// <param name="Id">An id.</param>
+/// <param name="Name">A name.</param>
+/// <param name="Tags">Tags.</param>
+internal sealed record FuzzRecord(int Id, string? Name, List<string>? Tags);
+
+[JsonSerializable(typeof(JsonElement))]
+[JsonSerializable(typeof(FuzzRecord))]
+internal sealed partial class FuzzJsonContext : JsonSerializerContext;
