@@ -50,7 +50,13 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
             return Read(data.FirstSpan, options);
         }
 
-        var length = checked((int)data.Length);
+        options ??= NbtReaderOptions.Default;
+        if (data.Length > options.MaxBytes || data.Length > Array.MaxLength)
+        {
+            NbtThrow.QuotaExceeded(options.MaxBytes, data.Length);
+        }
+
+        var length = (int)data.Length;
         var buffer = ArrayPool<byte>.Shared.Rent(length);
         try
         {

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -259,9 +260,11 @@ public ref struct NbtWriter
 
                 break;
             case NbtList list:
+                EnsureStack();
                 PutList(list);
                 break;
             case NbtCompound compound:
+                EnsureStack();
                 foreach (var (name, child) in compound)
                 {
                     PutByte((byte)child.Type);
@@ -271,6 +274,15 @@ public ref struct NbtWriter
 
                 PutByte((byte)NbtTagType.End);
                 break;
+        }
+    }
+
+    // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
+    private static void EnsureStack()
+    {
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            throw new ArgumentException("The tree nests too deeply to write on this thread's stack.");
         }
     }
 

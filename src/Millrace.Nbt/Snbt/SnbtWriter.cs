@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -24,6 +25,12 @@ public static class SnbtWriter
 
     private static void Append(StringBuilder text, NbtTag tag, bool pretty, int indent)
     {
+        // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            throw new ArgumentException("The tree nests too deeply to write on this thread's stack.", nameof(tag));
+        }
+
         var culture = CultureInfo.InvariantCulture;
         switch (tag)
         {

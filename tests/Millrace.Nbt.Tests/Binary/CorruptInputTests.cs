@@ -230,6 +230,58 @@ public class CorruptInputTests
     }
 
     [Fact]
+    public async Task ReadAsync_GivesTheSameTreeOrTheSameError_HoweverTheBytesArrive()
+    {
+        var random = new Random(2026);
+        var valid = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Compression = NbtCompression.Gzip });
+        for (var trial = 0; trial < 200; trial++)
+        {
+            var input = (byte[])valid.Clone();
+            if (trial % 2 == 1)
+            {
+                input[random.Next(input.Length)] ^= (byte)(1 << random.Next(8));
+            }
+
+            int[] chunks = [.. Enumerable.Range(0, 1 + random.Next(5)).Select(_ => 1 + random.Next(trial % 3 == 0 ? 3 : 5000))];
+            var expected = Record.Exception(() => NbtDocument.Read(input));
+            NbtDocument? streamed = null;
+            var actual = await Record.ExceptionAsync(async () => streamed = await NbtDocument.ReadAsync(new ChunkedStream(input, chunks)));
+
+            Assert.Equal(expected?.Message, actual?.Message);
+            if (expected is null)
+            {
+                Assert.Equal(NbtDocument.Read(input), streamed);
+            }
+        }
+    }
+
+    [Fact]
+    public void TreeNestedDeeperThanTheStack_IsRefusedByTheWriters()
+    {
+        var root = new NbtList(NbtTagType.List);
+        var current = root;
+        for (var i = 0; i < 1_000_000; i++)
+        {
+            var next = new NbtList(NbtTagType.List);
+            current.Add(next);
+            current = next;
+        }
+
+        Exception? binary = null, text = null;
+        var thread = new Thread(
+            () =>
+            {
+                binary = Record.Exception(() => new NbtDocument(string.Empty, root).ToArray());
+                text = Record.Exception(() => SnbtWriter.Write(root));
+            },
+            256 * 1024);
+        thread.Start();
+        thread.Join();
+        Assert.IsType<ArgumentException>(binary);
+        Assert.IsType<ArgumentException>(text);
+    }
+
+    [Fact]
     public void EmptyCompoundTag_StaysEmpty()
     {
         Assert.Empty((NbtCompound)NbtDocument.Read([0x0A, 0x00, 0x00, 0x00]).Root);
