@@ -37,6 +37,36 @@ internal static class CliInput
     }
 
     /// <summary>Keeps standard input open when the command disposes what it read.</summary>
+    /// <summary>
+    /// Reads a whole input, at most <paramref name="maxBytes"/> of it: a device such as <c>/dev/zero</c> or a pipe that
+    /// never ends is refused at the limit instead of filling memory. Failures are reported in one line.
+    /// </summary>
+    /// <returns>The bytes, or <see langword="null"/> after reporting why not.</returns>
+    public static async Task<byte[]?> ReadAllAsync(string path, CliConsole console, long maxBytes, CancellationToken cancellationToken)
+    {
+        if (!TryOpen(path, console, out var stream))
+        {
+            return null;
+        }
+
+        await using (stream)
+        {
+            using var buffer = new PooledBufferWriter(16 * 1024);
+            int read;
+            while ((read = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken)) > 0)
+            {
+                buffer.Advance(read);
+                if (buffer.WrittenCount > maxBytes)
+                {
+                    console.ReportError(path, new Millrace.Error("io.too-large", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"The input is larger than the limit of {maxBytes} bytes.")));
+                    return null;
+                }
+            }
+
+            return buffer.ToArray();
+        }
+    }
+
     private sealed class NonClosingStream(Stream inner) : Stream
     {
         public override bool CanRead => true;

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 
 namespace Millrace.Cli;
@@ -101,7 +100,7 @@ internal static partial class OutputFile
             throw new CliOutputException("The output's folder does not exist.");
         }
 
-        if (File.Exists(full) && !IsRegularFile(full))
+        if (File.Exists(full) && !FileKind.IsRegularFile(full))
         {
             throw new CliOutputException("The output is a device, pipe or socket, not a regular file; refusing to replace it (use - for standard output).");
         }
@@ -161,38 +160,6 @@ internal static partial class OutputFile
             // Another run may be removing it too; what is left is tried again next time.
         }
     }
-
-    private static bool IsRegularFile(string path)
-    {
-        if (!OperatingSystem.IsLinux())
-        {
-            return true;
-        }
-
-        // struct stat's st_mode: at byte 24 on x86-64, 16 on arm64 (glibc and musl alike).
-        var modeOffset = RuntimeInformation.ProcessArchitecture switch
-        {
-            Architecture.X64 => 24,
-            Architecture.Arm64 => 16,
-            _ => -1,
-        };
-        if (modeOffset < 0)
-        {
-            return true;
-        }
-
-        var status = new byte[256];
-        if (Stat(path, status) != 0)
-        {
-            return true;
-        }
-
-        const uint TypeMask = 0xF000, Regular = 0x8000;
-        return (BitConverter.ToUInt32(status, modeOffset) & TypeMask) == Regular;
-    }
-
-    [LibraryImport("libc", EntryPoint = "stat", StringMarshalling = StringMarshalling.Utf8)]
-    private static partial int Stat(string path, [Out] byte[] status);
 
     [GeneratedRegex(@"^\..+\.(\d+)\.millrace\.tmp$", RegexOptions.CultureInvariant)]
     private static partial Regex Temporary();

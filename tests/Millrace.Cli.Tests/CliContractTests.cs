@@ -10,7 +10,7 @@ namespace Millrace.Cli.Tests;
 /// </summary>
 public sealed class CliContractTests : IDisposable
 {
-    private static readonly string[] InputCases = ["missing", "empty", "folder", "garbage", "truncated"];
+    private static readonly string[] InputCases = ["missing", "empty", "folder", "garbage", "truncated", "/dev/zero"];
 
     private readonly DirectoryInfo _temp = Directory.CreateTempSubdirectory("millrace-contract-");
 
@@ -57,6 +57,7 @@ public sealed class CliContractTests : IDisposable
         "nbt convert good.nbt {out} --to java",
         "nbt convert good.nbt {out} --to snbt",
         "compact encode good.json {out} --schema schema.json --type User",
+        "nbt region put {out} 0 0 good.nbt",
     ];
 
     public static TheoryData<string> UsageErrors =>

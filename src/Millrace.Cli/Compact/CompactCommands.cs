@@ -71,7 +71,7 @@ internal static class CompactCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set || await ReadAsync(name, console, cancellationToken) is not { } frame)
+            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
@@ -106,7 +106,7 @@ internal static class CompactCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await ReadAsync(name, console, cancellationToken) is not { } frame)
+            if (await ReadAllAsync(name, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
@@ -182,7 +182,7 @@ internal static class CompactCommands
 
     private static async Task<(CompactSchemaSet Schema, JsonDocument Json)?> LoadAsync(string schemaPath, string inputPath, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await LoadSchemaAsync(schemaPath, console, cancellationToken) is not { } set || await ReadAsync(inputPath, console, cancellationToken) is not { } bytes)
+        if (await LoadSchemaAsync(schemaPath, console, cancellationToken) is not { } set || await ReadAllAsync(inputPath, console, cancellationToken) is not { } bytes)
         {
             return null;
         }
@@ -200,7 +200,7 @@ internal static class CompactCommands
 
     private static async Task<CompactSchemaSet?> LoadSchemaAsync(string path, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await ReadAsync(path, console, cancellationToken) is not { } bytes)
+        if (await ReadAllAsync(path, console, cancellationToken) is not { } bytes)
         {
             return null;
         }
@@ -216,18 +216,7 @@ internal static class CompactCommands
         }
     }
 
-    private static async Task<byte[]?> ReadAsync(string path, CliConsole console, CancellationToken cancellationToken)
-    {
-        if (!CliInput.TryOpen(path, console, out var stream))
-        {
-            return null;
-        }
-
-        await using (stream)
-        {
-            using var buffer = new MemoryStream();
-            await stream.CopyToAsync(buffer, cancellationToken);
-            return buffer.ToArray();
-        }
-    }
+    // A frame is at most its header and a body of the default limit; a schema or JSON input, the same.
+    private static Task<byte[]?> ReadAllAsync(string path, CliConsole console, CancellationToken cancellationToken) =>
+        CliInput.ReadAllAsync(path, console, CompactLimits.DefaultMaxBodyLength + 16L, cancellationToken);
 }

@@ -207,6 +207,12 @@ internal static class NbtCommands
 
     private static RegionFile? Open(string name, CliConsole console)
     {
+        if (File.Exists(name) && !FileKind.IsRegularFile(name))
+        {
+            console.ReportError(name, new Error("io.open", "The region is a device, pipe or socket, not a regular file."));
+            return null;
+        }
+
         try
         {
             return RegionFile.Open(name);
@@ -226,7 +232,7 @@ internal static class NbtCommands
     /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="NbtInput"/>).</summary>
     private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await ReadBytesAsync(name, console, cancellationToken) is not { } bytes)
+        if (await CliInput.ReadAllAsync(name, console, NbtReaderOptions.DefaultMaxBytes, cancellationToken) is not { } bytes)
         {
             return null;
         }
@@ -241,21 +247,6 @@ internal static class NbtCommands
         {
             console.Report(name, exception);
             return null;
-        }
-    }
-
-    private static async Task<byte[]?> ReadBytesAsync(string name, CliConsole console, CancellationToken cancellationToken)
-    {
-        if (!CliInput.TryOpen(name, console, out var stream))
-        {
-            return null;
-        }
-
-        await using (stream)
-        {
-            using var buffer = new MemoryStream();
-            await stream.CopyToAsync(buffer, cancellationToken);
-            return buffer.ToArray();
         }
     }
 
