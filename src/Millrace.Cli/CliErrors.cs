@@ -1,7 +1,5 @@
 using System.Globalization;
 using System.Text.Json;
-using Millrace.Compact;
-using Millrace.Nbt;
 
 namespace Millrace.Cli;
 
@@ -14,12 +12,8 @@ internal static class CliErrors
     /// <summary>The error a failure is reported as; <see langword="null"/> for an exception that is a bug, not bad input.</summary>
     public static Error? From(Exception exception) => exception switch
     {
+        // Every reader's exception carries its Error: code, reason, absolute offset (and what it counts), path.
         MillraceException millrace => millrace.Error,
-        LocatedFormatException located => new Error(CodeOf(located), Describe(located))
-        {
-            ByteOffset = located.ByteOffset,
-            Path = located.Path.Length > 0 ? located.Path : null,
-        },
         CliOutputException output => new Error("io.output", output.Message),
         FileNotFoundException or DirectoryNotFoundException => new Error("io.open", exception.Message),
         IOException or UnauthorizedAccessException => new Error("io", exception.Message),
@@ -55,14 +49,4 @@ internal static class CliErrors
             ByteOffset = lineStart + column,
         };
     }
-
-    private static string CodeOf(LocatedFormatException exception) => exception switch
-    {
-        NbtFormatException => "nbt.format",
-        CompactFormatException => "compact.format",
-        _ => "format",
-    };
-
-    private static string Describe(LocatedFormatException exception) =>
-        exception.OffsetScope is { } scope ? $"{exception.Reason} (the offset counts bytes {scope})" : exception.Reason;
 }

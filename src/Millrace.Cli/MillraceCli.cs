@@ -39,7 +39,8 @@ public static class MillraceCli
             return ExitCodes.Usage;
         }
 
-        var invocation = new InvocationConfiguration { Output = output, Error = console.Error, EnableDefaultExceptionHandler = false };
+        // The tool handles SIGINT and SIGTERM itself (Program.cs), so it knows which one stopped it; System.CommandLine must not race it.
+        var invocation = new InvocationConfiguration { Output = output, Error = console.Error, EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null };
         try
         {
             return await parsed.InvokeAsync(invocation, cancellationToken);

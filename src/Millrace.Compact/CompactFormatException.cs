@@ -1,14 +1,26 @@
 namespace Millrace.Compact;
 
-/// <summary>The one exception the compact readers throw for malformed or mismatched input: where (byte offset in the
-/// uncompressed body, field path such as <c>User.tags[2]</c>) and why.</summary>
+/// <summary>
+/// The one exception every compact reader throws for malformed input: a <see cref="MillraceException"/> whose
+/// <see cref="MillraceException.Error"/> says what (a code from <see cref="CompactErrorCodes"/>), where (the byte
+/// offset, in the frame or in its body as the message says, and the field path such as <c>owner.tags[2]</c>) and why.
+/// </summary>
 public sealed class CompactFormatException : LocatedFormatException
 {
     /// <summary>Initializes a new instance.</summary>
+    /// <param name="code">A code from <see cref="CompactErrorCodes"/>.</param>
+    /// <param name="reason">Why the input is rejected.</param>
+    /// <param name="byteOffset">The offset of the offending byte.</param>
+    public CompactFormatException(string code, string reason, long byteOffset)
+        : base(code, reason, byteOffset)
+    {
+    }
+
+    /// <summary>Initializes a new instance with the general code <see cref="CompactErrorCodes.Format"/>.</summary>
     /// <param name="reason">Why the input is rejected.</param>
     /// <param name="byteOffset">The offset of the offending byte.</param>
     public CompactFormatException(string reason, long byteOffset)
-        : base(reason, byteOffset)
+        : this(CompactErrorCodes.Format, reason, byteOffset)
     {
     }
 
@@ -29,7 +41,7 @@ public sealed class CompactFormatException : LocatedFormatException
     /// <param name="message">The message.</param>
     /// <param name="innerException">The inner exception.</param>
     public CompactFormatException(string message, Exception innerException)
-        : base(message, innerException)
+        : base(CompactErrorCodes.Format, message, innerException)
     {
     }
 }

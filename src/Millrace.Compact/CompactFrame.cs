@@ -82,17 +82,17 @@ public static class CompactFrame
         var span = data.Span;
         if (span.Length < 3)
         {
-            throw new CompactFormatException("A frame needs at least 3 bytes: version, flags and type id.", span.Length);
+            throw new CompactFormatException(CompactErrorCodes.Truncated, "A frame needs at least 3 bytes: version, flags and type id.", span.Length);
         }
 
         if (span[0] != Version)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {span[0]}; this reader knows version {Version}."), 0);
+            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {span[0]}; this reader knows version {Version}."), 0);
         }
 
         if ((span[1] & ~0b111) != 0)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{span[1]:X2}."), 1);
+            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{span[1]:X2}."), 1);
         }
 
         compression = (CompactCompression)(span[1] & 0b11);
@@ -100,7 +100,7 @@ public static class CompactFrame
         var status = Varint.TryRead(span[2..], out uint id, out var used);
         if (status != OperationStatus.Done || id > int.MaxValue)
         {
-            throw new CompactFormatException("Malformed type id.", 2);
+            CompactThrow.Frame("Malformed type id.", 2);
         }
 
         typeId = (int)id;
@@ -109,7 +109,7 @@ public static class CompactFrame
         {
             if (body.Length > limits.MaxBodyLength)
             {
-                throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The body of {body.Length} bytes exceeds the limit of {limits.MaxBodyLength}."), 2 + used);
+                CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body of {body.Length} bytes exceeds the limit of {limits.MaxBodyLength}."), 2 + used);
             }
 
             return body;
@@ -144,7 +144,7 @@ public static class CompactFrame
         if (!outcome.IsDone)
         {
             // The offset counts the frame's bytes: the header, then the compressed body.
-            throw new CompactFormatException(outcome.Message, headerLength + outcome.Offset);
+            CompactThrow.Decompression(outcome, headerLength);
         }
 
         return output.WrittenSpan.ToArray();

@@ -63,7 +63,7 @@ public static class CompactInspector
         {
             if (++_fields > limits.MaxFieldCount)
             {
-                throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The body holds more than the limit of {limits.MaxFieldCount} fields and elements."), offset);
+                CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body holds more than the limit of {limits.MaxFieldCount} fields and elements."), offset);
             }
         }
 

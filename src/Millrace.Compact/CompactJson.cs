@@ -66,7 +66,7 @@ public static class CompactJson
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         if (!schema.TryGetType(typeId, out var type))
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);
+            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);
         }
 
         try
@@ -106,7 +106,7 @@ public static class CompactJson
         output.WriteEndArray();
         if (!reader.End)
         {
-            throw new CompactFormatException("Bytes follow the last record of the collection.", reader.Offset);
+            CompactThrow.TrailingBytes("record of the collection", reader.Offset);
         }
     }
 
@@ -114,7 +114,7 @@ public static class CompactJson
     {
         if (json.ValueKind != JsonValueKind.Object)
         {
-            throw new CompactFormatException($"A {type.Name} must be a JSON object, not {json.ValueKind}.", 0);
+            CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
         var writer = new CompactWriter(output);
@@ -127,7 +127,7 @@ public static class CompactJson
 
             if (!type.TryGetField(property.Name, out var field))
             {
-                throw new CompactFormatException($"{type.Name} has no field named '{property.Name}'.", 0);
+                CompactThrow.Schema($"{type.Name} has no field named '{property.Name}'.");
             }
 
             writer.WriteKey(field.Index, field.Type.WireType);
@@ -186,9 +186,9 @@ public static class CompactJson
                     break;
             }
         }
-        catch (Exception exception) when (exception is InvalidOperationException or FormatException and not CompactFormatException or OverflowException)
+        catch (Exception exception) when (exception is InvalidOperationException or FormatException or OverflowException)
         {
-            throw new CompactFormatException($"The JSON value does not fit {type}: {exception.Message}", 0);
+            throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: {exception.Message}", 0);
         }
     }
 
@@ -228,7 +228,7 @@ public static class CompactJson
     {
         if (depth > limits.MaxDepth)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), reader.Offset);
+            CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
         }
 
         output.WriteStartObject();
@@ -251,9 +251,7 @@ public static class CompactJson
             {
                 if (wireType != field.Type.WireType)
                 {
-                    throw new CompactFormatException(
-                        string.Create(CultureInfo.InvariantCulture, $"Field index {index} is {field.Type} ({field.Type.WireType}) in the schema but {wireType} on the wire: the field's type changed."),
-                        keyOffset);
+                    CompactThrow.TypeChanged(index, string.Create(CultureInfo.InvariantCulture, $"{field.Type} ({field.Type.WireType})"), wireType, keyOffset);
                 }
 
                 output.WritePropertyName(field.Name);
@@ -319,7 +317,7 @@ public static class CompactJson
             default:
                 if (depth >= limits.MaxDepth)
                 {
-                    throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), offset);
+                    CompactThrow.TooDeep(limits.MaxDepth, offset);
                 }
 
                 var nested = new CompactReader(reader.ReadLengthDelimited(out var start), start);
@@ -378,7 +376,7 @@ public static class CompactJson
 
         if (!reader.End)
         {
-            throw new CompactFormatException("Bytes follow the last element.", reader.Offset);
+            CompactThrow.TrailingBytes("element", reader.Offset);
         }
     }
 
@@ -386,7 +384,7 @@ public static class CompactJson
     {
         if (!double.IsFinite(value))
         {
-            throw new CompactFormatException("JSON cannot hold NaN or infinity.", offset);
+            CompactThrow.BadValue("JSON cannot hold NaN or infinity.", offset);
         }
     }
 

@@ -1,32 +1,40 @@
 namespace Millrace;
 
 /// <summary>
-/// The base of the format exceptions Millrace's binary readers throw: why the input was rejected, the byte offset
-/// of the offending byte, and the member or tag path, which readers build innermost first as the exception passes
-/// up through their containers.
+/// The base of the format exceptions Millrace's binary readers throw (<c>NbtFormatException</c>,
+/// <c>CompactFormatException</c>): a <see cref="MillraceException"/> whose <see cref="Error"/> holds the module's code,
+/// why the input was rejected, the byte offset of the offending byte, and the member or tag path, which readers build
+/// innermost first as the exception passes up through their containers.
 /// </summary>
-public abstract class LocatedFormatException : FormatException
+public abstract class LocatedFormatException : MillraceException
 {
     private readonly ErrorPath _path = new();
 
     /// <summary>Initializes a new instance.</summary>
+    /// <param name="code">The module's error code, e.g. <c>nbt.truncated</c>.</param>
     /// <param name="reason">Why the input is rejected.</param>
     /// <param name="byteOffset">The offset of the offending byte.</param>
-    protected LocatedFormatException(string reason, long byteOffset)
-        : base(reason)
+    protected LocatedFormatException(string code, string reason, long byteOffset)
+        : base(new Error(code, reason) { ByteOffset = byteOffset })
     {
+        Code = code;
         Reason = reason;
         ByteOffset = byteOffset;
     }
 
     /// <summary>Initializes a new instance with a message and an inner exception.</summary>
+    /// <param name="code">The module's error code.</param>
     /// <param name="message">The message.</param>
     /// <param name="innerException">The inner exception.</param>
-    protected LocatedFormatException(string message, Exception innerException)
-        : base(message, innerException)
+    protected LocatedFormatException(string code, string message, Exception? innerException)
+        : base(new Error(code, message) { Exception = innerException })
     {
+        Code = code;
         Reason = message;
     }
+
+    /// <summary>Gets the module's error code, e.g. <c>nbt.truncated</c> or <c>compact.type-changed</c>.</summary>
+    public string Code { get; }
 
     /// <summary>Gets why the input is rejected, without the location.</summary>
     public string Reason { get; }
@@ -37,14 +45,22 @@ public abstract class LocatedFormatException : FormatException
     /// <summary>Gets the member or tag path, outermost first: names joined by dots, indices in brackets.</summary>
     public string Path => _path.ToString();
 
-    /// <inheritdoc />
-    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path, OffsetScope);
-
     /// <summary>
     /// Gets what <see cref="ByteOffset"/> counts when it is not the input's own bytes (e.g. "of the gzip-decompressed data"),
     /// or <see langword="null"/> when it counts the input's bytes.
     /// </summary>
     public string? OffsetScope { get; private set; }
+
+    /// <summary>Gets the error as a <see cref="Result{T}"/> would report it, with the path as it stands now.</summary>
+    public override Error Error => new(Code, OffsetScope is { } scope ? $"{Reason} (the offset counts bytes {scope})" : Reason)
+    {
+        ByteOffset = ByteOffset,
+        Path = _path.IsEmpty ? null : _path.ToString(),
+        Exception = InnerException,
+    };
+
+    /// <inheritdoc />
+    public override string Message => ErrorPath.Describe(Reason, ByteOffset, _path, OffsetScope);
 
     /// <summary>Says what <see cref="ByteOffset"/> counts, for a reader that ran over bytes derived from the input.</summary>
     /// <param name="scope">A phrase that follows "byte offset N", e.g. "of the gzip-decompressed data".</param>

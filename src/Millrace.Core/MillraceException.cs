@@ -3,10 +3,13 @@ namespace Millrace;
 /// <summary>
 /// The exception Millrace throws for bad input. It carries an <see cref="Millrace.Error"/>, so callers that
 /// catch it learn the same code, item index, byte offset and path that a failed <see cref="Result{T}"/> reports.
-/// Module-specific format exceptions derive from it.
+/// The format readers' exceptions (<see cref="LocatedFormatException"/>: NBT's and the compact format's) derive from it,
+/// so one <c>catch (MillraceException e)</c> and one <c>e.Error</c> serve every module.
 /// </summary>
 public class MillraceException : Exception
 {
+    private readonly Error _error;
+
     /// <summary>Initializes a new instance with a generic error.</summary>
     public MillraceException()
         : this(new Error("millrace.error", "A Millrace operation failed."))
@@ -33,15 +36,10 @@ public class MillraceException : Exception
     public MillraceException(Error error)
         : base((error ?? throw new ArgumentNullException(nameof(error))).ToString(), error.Exception)
     {
-        Error = error;
+        _error = error;
     }
 
     /// <summary>Gets what went wrong and where.</summary>
-    public Error Error { get; }
-
-    /// <summary>Gets the zero-based byte offset in the input at which the problem was found, when known.</summary>
-    public long? ByteOffset => Error.ByteOffset;
-
-    /// <summary>Gets the member or tag path at which the problem was found, when known.</summary>
-    public string? Path => Error.Path;
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1716:Identifiers should not match keywords", Justification = "Error is the name C# users expect beside Result<T>; VB callers can qualify it.")]
+    public virtual Error Error => _error;
 }

@@ -43,7 +43,7 @@ public sealed class BatchCommandsTests : IDisposable
         Assert.Contains("name: \"Bananrama\"", await File.ReadAllTextAsync(Path.Combine(Out, "sub", "hello_world.snbt")), StringComparison.Ordinal);
         Assert.False(File.Exists(Path.Combine(Out, "bad.snbt")));
         Assert.Empty(Directory.GetFiles(Out, "*.tmp", SearchOption.AllDirectories));
-        Assert.Contains($"millrace: {Path.Combine(In, "bad.nbt")}: nbt.format:", run.Error, StringComparison.Ordinal);
+        Assert.Contains($"millrace: {Path.Combine(In, "bad.nbt")}: nbt.unknown-tag:", run.Error, StringComparison.Ordinal);
         Assert.Contains("converted 2 of 3 files to snbt", run.Output, StringComparison.Ordinal);
         Assert.Contains("1 failed; 1 skipped (no conversion to snbt); 1 other files ignored", run.Output, StringComparison.Ordinal);
         Assert.Contains("skipped records.json: json does not convert to snbt", run.Output, StringComparison.Ordinal);

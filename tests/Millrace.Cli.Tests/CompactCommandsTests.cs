@@ -50,7 +50,7 @@ public sealed class CompactCommandsTests : IDisposable
         await File.WriteAllBytesAsync(frame, [1, 0, 1, 0x0B, 0x09, 0x41]);
         var run = await CliRun.Invoke("compact", "decode", "--schema", CliRun.Sample("user.schema.json"), frame);
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
-        Assert.Contains("compact.format", run.Error, StringComparison.Ordinal);
+        Assert.Contains("compact.bad-length", run.Error, StringComparison.Ordinal);
         Assert.Contains("byte offset 1", run.Error, StringComparison.Ordinal);
         Assert.Contains("path name", run.Error, StringComparison.Ordinal);
 

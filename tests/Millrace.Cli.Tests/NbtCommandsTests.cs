@@ -73,7 +73,7 @@ public sealed class NbtCommandsTests : IDisposable
         await File.WriteAllBytesAsync(path, bytes);
         var run = await CliRun.Invoke("nbt", "show", path, "--from", "java");
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
-        Assert.Contains("nbt.format", run.Error, StringComparison.Ordinal);
+        Assert.Contains("nbt.bad-length", run.Error, StringComparison.Ordinal);
         Assert.Contains("byte offset 21", run.Error, StringComparison.Ordinal);
         Assert.Contains("path hello world.name", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);

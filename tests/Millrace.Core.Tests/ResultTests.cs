@@ -25,8 +25,8 @@ public class ResultTests
         Assert.Same(error, result.Error);
         var thrown = Assert.Throws<MillraceException>(() => result.Value);
         Assert.Same(error, thrown.Error);
-        Assert.Equal(120, thrown.ByteOffset);
-        Assert.Equal("$.a", thrown.Path);
+        Assert.Equal(120, thrown.Error.ByteOffset);
+        Assert.Equal("$.a", thrown.Error.Path);
         Assert.Equal("test.bad: bad thing (item 3, byte offset 120, path $.a)", thrown.Message);
         Assert.Equal("fallback", result.GetValueOrDefault("fallback"));
     }

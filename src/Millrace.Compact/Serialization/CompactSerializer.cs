@@ -123,12 +123,12 @@ public static class CompactSerializer
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out compression, zstdDictionary);
         if (typeId != T.TypeId)
         {
-            throw new CompactFormatException($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);
+            CompactThrow.Frame($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);
         }
 
         if (isCollection != expectCollection)
         {
-            throw new CompactFormatException(expectCollection ? "The frame holds a single record, not a collection." : "The frame holds a collection, not a single record.", 1);
+            CompactThrow.Frame(expectCollection ? "The frame holds a single record, not a collection." : "The frame holds a collection, not a single record.", 1);
         }
 
         return body;

@@ -18,7 +18,7 @@ public static class CompactValues
     {
         if (actual != expected)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Field index {index} is {expected} in the schema but {actual} on the wire: the field's type changed."), offset);
+            CompactThrow.TypeChanged(index, expected.ToString(), actual, offset);
         }
     }
 
@@ -32,7 +32,7 @@ public static class CompactValues
         {
             0 => false,
             1 => true,
-            var other => throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{other} is not a bool."), offset),
+            var other => CompactThrow.NotABool(other, offset),
         };
     }
 
@@ -83,7 +83,7 @@ public static class CompactValues
         var bytes = reader.ReadLengthDelimited(out var start);
         if (bytes.Length != 16)
         {
-            throw new CompactFormatException("A decimal must be 16 bytes.", start);
+            CompactThrow.WrongSize("decimal", 16, start);
         }
 
         Span<int> bits = stackalloc int[4];
@@ -92,14 +92,13 @@ public static class CompactValues
             bits[i] = BinaryPrimitives.ReadInt32LittleEndian(bytes[(i * 4)..]);
         }
 
-        try
+        // decimal's flags word: the sign in bit 31, the scale (at most 28) in bits 16-23, every other bit zero.
+        if ((bits[3] & 0x7F00FFFF) != 0 || ((bits[3] >> 16) & 0xFF) > 28)
         {
-            return new decimal(bits);
+            CompactThrow.BadValue("The 16 bytes are not a valid decimal (its scale or sign bits are out of range).", start);
         }
-        catch (ArgumentException exception)
-        {
-            throw new CompactFormatException($"Invalid decimal: {exception.Message}", start);
-        }
+
+        return new decimal(bits);
     }
 
     /// <summary>Writes a guid as 16 length-delimited bytes in RFC 4122 order.</summary>
@@ -118,7 +117,12 @@ public static class CompactValues
     public static Guid ReadGuid(ref CompactReader reader)
     {
         var bytes = reader.ReadLengthDelimited(out var start);
-        return bytes.Length == 16 ? new Guid(bytes, bigEndian: true) : throw new CompactFormatException("A guid must be 16 bytes.", start);
+        if (bytes.Length != 16)
+        {
+            CompactThrow.WrongSize("guid", 16, start);
+        }
+
+        return new Guid(bytes, bigEndian: true);
     }
 
     /// <summary>Reads a byte string within the length limit.</summary>
@@ -129,7 +133,12 @@ public static class CompactValues
     {
         ArgumentNullException.ThrowIfNull(limits);
         var bytes = reader.ReadLengthDelimited(out var start);
-        return bytes.Length <= limits.MaxStringLength ? bytes.ToArray() : throw new CompactFormatException("A byte string exceeds the length limit.", start);
+        if (bytes.Length > limits.MaxStringLength)
+        {
+            CompactThrow.ByteStringTooLong(limits.MaxStringLength, start);
+        }
+
+        return bytes.ToArray();
     }
 
     /// <summary>Gets a timestamp's 100 ns ticks since the Unix epoch.</summary>
@@ -164,7 +173,7 @@ public static class CompactValues
         ArgumentNullException.ThrowIfNull(limits);
         if (depth >= limits.MaxDepth)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {limits.MaxDepth}."), reader.Offset);
+            CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
         }
 
         return new CompactReader(reader.ReadLengthDelimited(out var start), start);
@@ -220,7 +229,7 @@ public static class CompactValues
     {
         if (!reader.End)
         {
-            throw new CompactFormatException("Bytes follow the last element.", reader.Offset);
+            CompactThrow.TrailingBytes("element", reader.Offset);
         }
     }
 

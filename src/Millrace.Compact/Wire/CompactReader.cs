@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using System.Globalization;
 using System.Text;
 
 namespace Millrace.Compact.Wire;
@@ -60,7 +59,7 @@ public ref struct CompactReader
         var key = ReadVarint();
         if (key >> 2 is 0 or > int.MaxValue)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Invalid field index {key >> 2}."), offset);
+            CompactThrow.InvalidFieldIndex(key >> 2, offset);
         }
 
         index = (int)(key >> 2);
@@ -75,7 +74,7 @@ public ref struct CompactReader
         var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
         if (status != OperationStatus.Done)
         {
-            throw new CompactFormatException(status == OperationStatus.NeedMoreData ? "The payload ends inside a varint." : "Malformed or overlong varint.", Offset);
+            CompactThrow.BadVarint(status, Offset);
         }
 
         _position += used;
@@ -103,7 +102,7 @@ public ref struct CompactReader
         var length = ReadVarint();
         if (length > (ulong)Remaining)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {Remaining} that remain."), offset);
+            CompactThrow.LengthBeyondInput(length, Remaining, offset);
         }
 
         start = Offset;
@@ -118,17 +117,20 @@ public ref struct CompactReader
         var bytes = ReadLengthDelimited(out var start);
         if (bytes.Length > maxLength)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A string of {bytes.Length} bytes exceeds the limit of {maxLength}."), start);
+            CompactThrow.StringTooLong(bytes.Length, maxLength, start);
         }
 
+        string? text = null;
         try
         {
-            return StrictUtf8.GetString(bytes);
+            text = StrictUtf8.GetString(bytes);
         }
         catch (DecoderFallbackException)
         {
-            throw new CompactFormatException("Malformed UTF-8 in a string.", start);
+            CompactThrow.BadUtf8(start);
         }
+
+        return text;
     }
 
     /// <summary>Reads an element count and checks it against the limit and the bytes that remain.</summary>
@@ -141,12 +143,12 @@ public ref struct CompactReader
         var count = ReadVarint();
         if (count > (ulong)maxCount)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements exceeds the limit of {maxCount}."), offset);
+            CompactThrow.TooManyElements(count, maxCount, offset);
         }
 
         if (count * (ulong)minimumElementSize > (ulong)Remaining)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements needs more bytes than the {Remaining} that remain."), offset);
+            CompactThrow.CountBeyondInput(count, Remaining, offset);
         }
 
         return (int)count;
@@ -177,7 +179,7 @@ public ref struct CompactReader
     {
         if (count > Remaining)
         {
-            throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"The payload ends where {count} more byte(s) were expected."), Offset);
+            CompactThrow.Truncated(count, Offset);
         }
 
         var slice = _data.Slice(_position, count);

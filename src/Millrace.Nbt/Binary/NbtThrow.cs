@@ -9,57 +9,57 @@ internal static class NbtThrow
 {
     [DoesNotReturn]
     public static void Truncated(int needed, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The input ends where {needed} more byte(s) were expected."), offset);
+        throw new NbtFormatException(NbtErrorCodes.Truncated, string.Create(CultureInfo.InvariantCulture, $"The input ends where {needed} more byte(s) were expected."), offset);
 
     [DoesNotReturn]
     public static void InvalidTagType(byte id, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Unknown tag type {id}."), offset);
+        throw new NbtFormatException(NbtErrorCodes.UnknownTag, string.Create(CultureInfo.InvariantCulture, $"Unknown tag type {id}."), offset);
 
     [DoesNotReturn]
     public static void NegativeLength(int length, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Negative length {length}."), offset);
+        throw new NbtFormatException(NbtErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Negative length {length}."), offset);
 
     [DoesNotReturn]
     public static void LengthBeyondInput(long length, long remaining, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
+        throw new NbtFormatException(NbtErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
 
     [DoesNotReturn]
     public static void BadString(string encoding, long offset) =>
-        throw new NbtFormatException($"Malformed {encoding} in a string.", offset);
+        throw new NbtFormatException(NbtErrorCodes.BadEncoding, $"Malformed {encoding} in a string.", offset);
 
     [DoesNotReturn]
     public static void BadVarint(long offset) =>
-        throw new NbtFormatException("Malformed or overlong varint.", offset);
+        throw new NbtFormatException(NbtErrorCodes.BadEncoding, "Malformed or overlong varint.", offset);
 
     [DoesNotReturn]
     public static void TooDeep(int maxDepth, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {maxDepth}."), offset);
+        throw new NbtFormatException(NbtErrorCodes.Depth, string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {maxDepth}."), offset);
 
     [DoesNotReturn]
     public static void TooDeepForStack(int depth, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Nesting {depth} levels deep is more than this thread's stack can read; lower MaxDepth or read on a thread with a larger stack."), offset);
+        throw new NbtFormatException(NbtErrorCodes.Depth, string.Create(CultureInfo.InvariantCulture, $"Nesting {depth} levels deep is more than this thread's stack can read; lower MaxDepth or read on a thread with a larger stack."), offset);
 
     [DoesNotReturn]
     public static void AmbiguousFlavour(NbtFormat first, NbtFormat second) =>
-        throw new NbtFormatException($"The input reads whole as both {first} and {second} NBT, with different trees; name its flavour.", 0);
+        throw new NbtFormatException(NbtErrorCodes.Ambiguous, $"The input reads whole as both {first} and {second} NBT, with different trees; name its flavour.", 0);
 
     [DoesNotReturn]
     public static void QuotaExceeded(long maxBytes, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The tree would account for more than the quota of {maxBytes} bytes."), offset);
+        throw new NbtFormatException(NbtErrorCodes.Quota, string.Create(CultureInfo.InvariantCulture, $"The tree would account for more than the quota of {maxBytes} bytes."), offset);
 
     [DoesNotReturn]
     public static void EndListWithElements(int count, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"A list of End tags cannot hold {count} elements."), offset);
+        throw new NbtFormatException(NbtErrorCodes.Structure, string.Create(CultureInfo.InvariantCulture, $"A list of End tags cannot hold {count} elements."), offset);
 
     [DoesNotReturn]
     public static void RootIsEnd(long offset) =>
-        throw new NbtFormatException("The root tag is an End tag.", offset);
+        throw new NbtFormatException(NbtErrorCodes.Structure, "The root tag is an End tag.", offset);
 
     [DoesNotReturn]
     public static void TrailingBytes(long count, long offset) =>
-        throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"{count} byte(s) follow the root tag."), offset);
+        throw new NbtFormatException(NbtErrorCodes.TrailingBytes, string.Create(CultureInfo.InvariantCulture, $"{count} byte(s) follow the root tag."), offset);
 
     [DoesNotReturn]
     public static void Decompression(DecompressionOutcome outcome) =>
-        throw new NbtFormatException(outcome.Message, outcome.Offset);
+        throw new NbtFormatException(NbtErrorCodes.Compression, outcome.Message, outcome.Offset);
 }

@@ -120,5 +120,5 @@ internal static class Lz4BlockFormat
     }
 
     private static NbtFormatException Error(string reason, long offset) =>
-        new(char.ToUpperInvariant(reason[0]) + reason[1..] + ".", offset);
+        new(NbtErrorCodes.Compression, char.ToUpperInvariant(reason[0]) + reason[1..] + ".", offset);
 }

@@ -61,7 +61,7 @@ public sealed class RegionFile
 
         if (data.Length < HeaderSize)
         {
-            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"A region file needs an {HeaderSize}-byte header; this one has {data.Length} bytes."), data.Length);
+            throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"A region file needs an {HeaderSize}-byte header; this one has {data.Length} bytes."), data.Length);
         }
 
         // Which chunk holds each sector: two chunks on one sector are corruption, and would load one body many times.
@@ -79,7 +79,7 @@ public sealed class RegionFile
             var offset = sector * SectorSize;
             if (sector < 2 || sectors == 0 || offset + 5 > data.Length)
             {
-                throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
+                throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
             }
 
             for (var s = sector; s < Math.Min(sector + sectors, owners.Length); s++)
@@ -87,7 +87,7 @@ public sealed class RegionFile
                 if (owners[s] != 0)
                 {
                     var other = owners[s] - 1;
-                    throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunks {other % 32},{other / 32} and {i % 32},{i / 32} claim the same sector {s}: the region file is corrupt."), i * 4);
+                    throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunks {other % 32},{other / 32} and {i % 32},{i / 32} claim the same sector {s}: the region file is corrupt."), i * 4);
                 }
 
                 owners[s] = (short)(i + 1);
@@ -100,13 +100,13 @@ public sealed class RegionFile
             if ((compression & ExternalFlag) != 0)
             {
                 payload = externalChunk?.Invoke(i % 32, i / 32)
-                    ?? throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
+                    ?? throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
             }
             else
             {
                 if (length < 1 || offset + 4 + length > data.Length || length + 4L > sectors * SectorSize)
                 {
-                    throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
+                    throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
                 }
 
                 payload = data.Slice((int)offset + 5, length - 1).ToArray();
@@ -138,7 +138,7 @@ public sealed class RegionFile
             RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
             RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
             RegionCompression.Lz4 => NbtDocument.Read(Lz4BlockFormat.Decompress(entry.Payload, (options ?? NbtReaderOptions.Default).MaxBytes), options),
-            _ => throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
+            _ => throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
         };
     }
 

@@ -55,7 +55,7 @@ public static class NbtSerializer
     {
         if (reader.TagType != expected)
         {
-            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The tag '{member}' is a {reader.TagType}; {expected} was expected."), reader.BytesConsumed);
+            throw new NbtFormatException(NbtErrorCodes.Type, string.Create(CultureInfo.InvariantCulture, $"The tag '{member}' is a {reader.TagType}; {expected} was expected."), reader.BytesConsumed);
         }
     }
 
@@ -69,7 +69,7 @@ public static class NbtSerializer
         Expect(ref reader, NbtTagType.List, member);
         if (reader.ListCount > 0 && reader.ListElementType != expected)
         {
-            throw new NbtFormatException(string.Create(CultureInfo.InvariantCulture, $"The list '{member}' holds {reader.ListElementType} tags; {expected} was expected."), reader.BytesConsumed);
+            throw new NbtFormatException(NbtErrorCodes.Type, string.Create(CultureInfo.InvariantCulture, $"The list '{member}' holds {reader.ListElementType} tags; {expected} was expected."), reader.BytesConsumed);
         }
     }
 
@@ -81,7 +81,7 @@ public static class NbtSerializer
         {
             if (!reader.Read() || reader.Token != NbtToken.StartCompound)
             {
-                throw new NbtFormatException("The root tag is not a compound.", 0);
+                throw new NbtFormatException(NbtErrorCodes.Type, "The root tag is not a compound.", 0);
             }
 
             return T.ReadNbt(ref reader);

@@ -162,7 +162,7 @@ public sealed class SnbtParser
                     NbtShort s when kind != 'B' => s.Value,
                     NbtInt i when kind != 'B' => i.Value,
                     NbtLong l when kind == 'L' => l.Value,
-                    _ => throw new NbtFormatException($"A {element.Type} cannot be an element of a [{kind};] array.", start),
+                    _ => throw new NbtFormatException(NbtErrorCodes.Syntax, $"A {element.Type} cannot be an element of a [{kind};] array.", start),
                 });
             }
             while (NextElement(']'));
@@ -215,13 +215,13 @@ public sealed class SnbtParser
                 NbtValueTag<short> s => new NbtByte(s.Value != 0 ? (sbyte)1 : (sbyte)0),
                 NbtValueTag<int> i => new NbtByte(i.Value != 0 ? (sbyte)1 : (sbyte)0),
                 NbtValueTag<long> l => new NbtByte(l.Value != 0 ? (sbyte)1 : (sbyte)0),
-                _ => throw new NbtFormatException("bool() takes a number or a boolean.", start),
+                _ => throw new NbtFormatException(NbtErrorCodes.Syntax, "bool() takes a number or a boolean.", start),
             };
         }
 
         if (argument is not NbtString text || !Guid.TryParse(text.Value, out var uuid))
         {
-            throw new NbtFormatException("uuid() takes a UUID such as \"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\".", start);
+            throw new NbtFormatException(NbtErrorCodes.Syntax, "uuid() takes a UUID such as \"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\".", start);
         }
 
         // Minecraft stores a UUID as four ints, most significant first.
@@ -382,5 +382,5 @@ public sealed class SnbtParser
         }
     }
 
-    private NbtFormatException Error(string reason) => new(reason, _position);
+    private NbtFormatException Error(string reason) => new(NbtErrorCodes.Syntax, reason, _position);
 }

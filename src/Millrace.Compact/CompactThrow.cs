@@ -1,0 +1,89 @@
+using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Globalization;
+using Millrace.Compact.Wire;
+using Millrace.Compression;
+
+namespace Millrace.Compact;
+
+/// <summary>The compact readers' cold throws, one per failure, kept out of the hot paths; each names its <see cref="CompactErrorCodes"/> code.</summary>
+internal static class CompactThrow
+{
+    [DoesNotReturn]
+    public static void InvalidFieldIndex(ulong index, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadKey, string.Create(CultureInfo.InvariantCulture, $"Invalid field index {index}."), offset);
+
+    [DoesNotReturn]
+    public static void BadVarint(OperationStatus status, long offset) =>
+        throw (status == OperationStatus.NeedMoreData
+            ? new CompactFormatException(CompactErrorCodes.Truncated, "The payload ends inside a varint.", offset)
+            : new CompactFormatException(CompactErrorCodes.BadEncoding, "Malformed or overlong varint.", offset));
+
+    [DoesNotReturn]
+    public static void LengthBeyondInput(ulong length, int remaining, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
+
+    [DoesNotReturn]
+    public static void StringTooLong(int length, int maxLength, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Limit, string.Create(CultureInfo.InvariantCulture, $"A string of {length} bytes exceeds the limit of {maxLength}."), offset);
+
+    [DoesNotReturn]
+    public static void BadUtf8(long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadEncoding, "Malformed UTF-8 in a string.", offset);
+
+    [DoesNotReturn]
+    public static void TooManyElements(ulong count, int maxCount, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Limit, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements exceeds the limit of {maxCount}."), offset);
+
+    [DoesNotReturn]
+    public static void CountBeyondInput(ulong count, int remaining, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements needs more bytes than the {remaining} that remain."), offset);
+
+    [DoesNotReturn]
+    public static void Truncated(int needed, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Truncated, string.Create(CultureInfo.InvariantCulture, $"The payload ends where {needed} more byte(s) were expected."), offset);
+
+    [DoesNotReturn]
+    public static void TypeChanged(int index, string expected, WireType actual, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.TypeChanged, string.Create(CultureInfo.InvariantCulture, $"Field index {index} is {expected} in the schema but {actual} on the wire: the field's type changed."), offset);
+
+    [DoesNotReturn]
+    public static bool NotABool(ulong value, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadValue, string.Create(CultureInfo.InvariantCulture, $"{value} is not a bool."), offset);
+
+    [DoesNotReturn]
+    public static void WrongSize(string what, int size, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadEncoding, string.Create(CultureInfo.InvariantCulture, $"A {what} must be {size} bytes."), offset);
+
+    [DoesNotReturn]
+    public static void BadValue(string reason, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadValue, reason, offset);
+
+    [DoesNotReturn]
+    public static void ByteStringTooLong(int maxLength, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Limit, string.Create(CultureInfo.InvariantCulture, $"A byte string exceeds the limit of {maxLength} bytes."), offset);
+
+    [DoesNotReturn]
+    public static void TooDeep(int maxDepth, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Depth, string.Create(CultureInfo.InvariantCulture, $"Nesting deeper than the limit of {maxDepth}."), offset);
+
+    [DoesNotReturn]
+    public static void TrailingBytes(string after, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.TrailingBytes, $"Bytes follow the last {after}.", offset);
+
+    [DoesNotReturn]
+    public static void Frame(string reason, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Frame, reason, offset);
+
+    [DoesNotReturn]
+    public static void Limit(string reason, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Limit, reason, offset);
+
+    [DoesNotReturn]
+    public static void Decompression(DecompressionOutcome outcome, int headerLength) =>
+        throw new CompactFormatException(CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset);
+
+    [DoesNotReturn]
+    public static void Schema(string reason) =>
+        throw new CompactFormatException(CompactErrorCodes.Schema, reason, 0);
+}
