@@ -20,7 +20,7 @@ static float? ReadHealth(ReadOnlySpan<byte> nbt)
 {
     try
     {
-        using var reader = new NbtPullReader(nbt);
+        var reader = new NbtPullReader(nbt);
         reader.Read();                                              // the root compound
         while (reader.Read() && reader.Depth > 0)
         {

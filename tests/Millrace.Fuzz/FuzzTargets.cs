@@ -41,7 +41,7 @@ internal static class FuzzTargets
 
     private static void PullAll(byte[] data)
     {
-        var reader = new NbtPullReader(data, NbtFormat.Java, Nbt.MaxDepth);
+        var reader = new NbtPullReader(data, Nbt);
         var skip = data.Length % 2 == 0;
         while (reader.Read())
         {
@@ -55,7 +55,6 @@ internal static class FuzzTargets
             }
         }
 
-        reader.Dispose();
     }
 
     private static void ReadRegion(byte[] data)

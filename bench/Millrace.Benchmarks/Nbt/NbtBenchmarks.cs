@@ -63,7 +63,7 @@ public class NbtBenchmarks
     [Benchmark(Description = "Pull reader skim (Read + Skip)")]
     public int Skim()
     {
-        using var reader = new NbtPullReader(_bytes);
+        var reader = new NbtPullReader(_bytes);
         var tokens = 0;
         reader.Read();
         while (reader.Read() && reader.Depth > 0)

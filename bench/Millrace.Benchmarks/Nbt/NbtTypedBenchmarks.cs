@@ -40,7 +40,7 @@ public class NbtTypedBenchmarks
     [Benchmark(Description = "Read Health only (pull reader)")]
     public float ReadHealth()
     {
-        using var reader = new NbtPullReader(_bytes);
+        var reader = new NbtPullReader(_bytes);
         reader.Read();
         while (reader.Read() && reader.Depth > 0)
         {

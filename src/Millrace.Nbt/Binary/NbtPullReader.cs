@@ -1,4 +1,5 @@
-using System.Buffers;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
@@ -28,15 +29,19 @@ public enum NbtToken
 /// <summary>
 /// A forward-only NBT reader over uncompressed bytes: token by token, with <see cref="Skip"/> to pass over a whole
 /// compound or list without reading it, so a few fields of a large file cost only the bytes on the way to them.
-/// Names can be compared without decoding them. It allocates one pooled stack of container frames, returned by
-/// <see cref="Dispose"/>. Malformed input raises <see cref="NbtFormatException"/> at the offending byte.
+/// Names can be compared without decoding them. Its stack of container frames lives in the reader itself for the first
+/// 16 levels and in a heap array beyond them, so it owns nothing that must be returned: no <c>Dispose</c>, no leak when
+/// a reader is abandoned. Malformed input raises <see cref="NbtFormatException"/> at the offending byte.
 /// </summary>
 public ref struct NbtPullReader
 {
     private readonly ReadOnlySpan<byte> _data;
     private readonly int _maxDepth;
     private NbtCursor _cursor;
-    private Frame[] _stack;
+    private const int InlineFrames = 16;
+
+    private FrameBuffer _inlineFrames;
+    private Frame[]? _moreFrames;
     private int _depth;
     private bool _started;
     private int _payloadStart;
@@ -45,14 +50,13 @@ public ref struct NbtPullReader
 
     /// <summary>Initializes a reader.</summary>
     /// <param name="data">Uncompressed NBT of one flavour.</param>
-    /// <param name="format">The flavour.</param>
-    /// <param name="maxDepth">The deepest nesting allowed.</param>
-    public NbtPullReader(ReadOnlySpan<byte> data, NbtFormat format = NbtFormat.Java, int maxDepth = NbtReaderOptions.DefaultMaxDepth)
+    /// <param name="options">The flavour and the nesting limit (<see cref="NbtReaderOptions.Format"/>, <see cref="NbtReaderOptions.MaxDepth"/>); <see cref="NbtReaderOptions.Default"/> when <see langword="null"/>.</param>
+    public NbtPullReader(ReadOnlySpan<byte> data, NbtReaderOptions? options = null)
     {
+        options ??= NbtReaderOptions.Default;
         _data = data;
-        _maxDepth = maxDepth;
-        _cursor = new NbtCursor(data, format);
-        _stack = ArrayPool<Frame>.Shared.Rent(16);
+        _maxDepth = options.MaxDepth;
+        _cursor = new NbtCursor(data, options.Format);
         _nameStart = -1;
     }
 
@@ -131,7 +135,7 @@ public ref struct NbtPullReader
             return false;
         }
 
-        ref var frame = ref _stack[_depth - 1];
+        ref var frame = ref FrameAt(_depth - 1);
         if (frame.IsList)
         {
             if (frame.Remaining == 0)
@@ -181,7 +185,7 @@ public ref struct NbtPullReader
     // A list of fixed-size numbers is passed over in one jump.
     private void JumpFixedSizeList()
     {
-        ref var frame = ref _stack[_depth - 1];
+        ref var frame = ref FrameAt(_depth - 1);
         if (frame.IsList && FixedSize(frame.ElementType) is > 0 and var size)
         {
             _cursor.Take(checked(frame.Remaining * size));
@@ -245,16 +249,6 @@ public ref struct NbtPullReader
         return values;
     }
 
-    /// <summary>Returns the pooled frame stack.</summary>
-    public void Dispose()
-    {
-        if (_stack.Length > 0)
-        {
-            ArrayPool<Frame>.Shared.Return(_stack);
-            _stack = [];
-        }
-    }
-
     private readonly NbtCursor ValueCursor(NbtTagType expected)
     {
         if (Token != NbtToken.Value || TagType != expected)
@@ -316,15 +310,12 @@ public ref struct NbtPullReader
             NbtThrow.TooDeep(_maxDepth, _cursor.Position);
         }
 
-        if (_depth == _stack.Length)
+        if (_depth >= InlineFrames && _depth - InlineFrames >= (_moreFrames?.Length ?? 0))
         {
-            var larger = ArrayPool<Frame>.Shared.Rent(_stack.Length * 2);
-            _stack.AsSpan().CopyTo(larger);
-            ArrayPool<Frame>.Shared.Return(_stack);
-            _stack = larger;
+            Array.Resize(ref _moreFrames, Math.Max(InlineFrames, (_moreFrames?.Length ?? 0) * 2));
         }
 
-        _stack[_depth++] = frame;
+        FrameAt(_depth++) = frame;
     }
 
     private void SkipPayload(NbtTagType type)
@@ -384,5 +375,14 @@ public ref struct NbtPullReader
         _ => 0,
     };
 
+    [UnscopedRef]
+    private ref Frame FrameAt(int depth) => ref depth < InlineFrames ? ref _inlineFrames[depth] : ref _moreFrames![depth - InlineFrames];
+
     private record struct Frame(bool IsList, NbtTagType ElementType, int Remaining);
+
+    [InlineArray(InlineFrames)]
+    private struct FrameBuffer
+    {
+        private Frame _first;
+    }
 }

@@ -76,19 +76,12 @@ public static class NbtSerializer
     private static T ReadRoot<T>(ReadOnlySpan<byte> data, NbtReaderOptions options)
         where T : INbtSerializable<T>
     {
-        var reader = new NbtPullReader(data, options.Format, options.MaxDepth);
-        try
+        var reader = new NbtPullReader(data, options);
+        if (!reader.Read() || reader.Token != NbtToken.StartCompound)
         {
-            if (!reader.Read() || reader.Token != NbtToken.StartCompound)
-            {
-                throw new NbtFormatException(NbtErrorCodes.Type, "The root tag is not a compound.", 0);
-            }
+            throw new NbtFormatException(NbtErrorCodes.Type, "The root tag is not a compound.", 0);
+        }
 
-            return T.ReadNbt(ref reader);
-        }
-        finally
-        {
-            reader.Dispose();
-        }
+        return T.ReadNbt(ref reader);
     }
 }

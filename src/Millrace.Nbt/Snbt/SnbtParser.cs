@@ -27,13 +27,13 @@ public sealed class SnbtParser
 
     /// <summary>Parses one SNBT value; only whitespace may follow it.</summary>
     /// <param name="text">The SNBT text.</param>
-    /// <param name="maxDepth">The deepest nesting allowed.</param>
+    /// <param name="options">The nesting limit (<see cref="NbtReaderOptions.MaxDepth"/>; function calls such as <c>bool(…)</c> count as nesting); <see cref="NbtReaderOptions.Default"/> when <see langword="null"/>.</param>
     /// <returns>The tag.</returns>
     /// <exception cref="NbtFormatException">The text is not valid SNBT.</exception>
-    public static NbtTag Parse(string text, int maxDepth = NbtReaderOptions.DefaultMaxDepth)
+    public static NbtTag Parse(string text, NbtReaderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(text);
-        var parser = new SnbtParser(text, maxDepth);
+        var parser = new SnbtParser(text, (options ?? NbtReaderOptions.Default).MaxDepth);
         var tag = parser.ReadValue();
         parser.SkipWhitespace();
         if (parser._position < text.Length)

@@ -1,6 +1,7 @@
 using Millrace.Nbt.Binary;
 using Millrace.Nbt.Serialization;
 using Millrace.Nbt.Tags;
+using Millrace.Nbt.Tests.Serialization;
 
 namespace Millrace.Nbt.Tests.Binary;
 

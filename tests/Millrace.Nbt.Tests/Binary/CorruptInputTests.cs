@@ -126,7 +126,7 @@ public class CorruptInputTests
         thread.Join();
         Assert.IsType<NbtFormatException>(caught);
 
-        var reader = new NbtPullReader(bytes, NbtFormat.Java, Depth * 2);
+        var reader = new NbtPullReader(bytes, options);
         reader.Read();
         reader.Skip();
         Assert.False(reader.Read());
@@ -154,7 +154,7 @@ public class CorruptInputTests
     {
         var text = new string('[', 200_000);
         Exception? caught = null;
-        var thread = new Thread(() => caught = Record.Exception(() => SnbtParser.Parse(text, maxDepth: 1_000_000)), 256 * 1024);
+        var thread = new Thread(() => caught = Record.Exception(() => SnbtParser.Parse(text, new NbtReaderOptions { MaxDepth = 1_000_000 })), 256 * 1024);
         thread.Start();
         thread.Join();
         Assert.IsType<NbtFormatException>(caught);

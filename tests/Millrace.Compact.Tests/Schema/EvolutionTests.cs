@@ -1,6 +1,6 @@
 using Millrace.Compact.Schema;
 
-namespace Millrace.Compact.Tests;
+namespace Millrace.Compact.Tests.Schema;
 
 public class EvolutionTests
 {

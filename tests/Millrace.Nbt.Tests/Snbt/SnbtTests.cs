@@ -1,7 +1,7 @@
 using Millrace.Nbt.Snbt;
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Snbt;
 
 public class SnbtTests
 {

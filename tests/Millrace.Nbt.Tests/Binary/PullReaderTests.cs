@@ -1,7 +1,7 @@
 using Millrace.Nbt.Binary;
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Binary;
 
 public class PullReaderTests
 {
@@ -9,7 +9,7 @@ public class PullReaderTests
     public void Tokens_FollowTheTree()
     {
         var bytes = NbtSamples.HelloWorld().ToArray();
-        using var reader = new NbtPullReader(bytes);
+        var reader = new NbtPullReader(bytes);
         var tokens = new List<string>();
         while (reader.Read())
         {
@@ -23,7 +23,7 @@ public class PullReaderTests
     public void Skip_PassesOverContainersAndFindsAFieldAfterThem()
     {
         var bytes = NbtSamples.BigTest().ToArray();
-        using var reader = new NbtPullReader(bytes);
+        var reader = new NbtPullReader(bytes);
         Assert.True(reader.Read());
         double? found = null;
         while (reader.Read() && reader.Depth > 0)
@@ -49,7 +49,7 @@ public class PullReaderTests
     public void EveryValue_ReadsAsTheTreeHasIt(NbtFormat format)
     {
         var bytes = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Format = format });
-        using var reader = new NbtPullReader(bytes, format);
+        var reader = new NbtPullReader(bytes, new NbtReaderOptions { Format = format });
         var longs = new List<long>();
         var names = new List<string>();
         while (reader.Read())
@@ -85,7 +85,7 @@ public class PullReaderTests
         {
             var exception = Record.Exception(() =>
             {
-                using var reader = new NbtPullReader(bytes.AsSpan(0, length));
+                var reader = new NbtPullReader(bytes.AsSpan(0, length));
                 while (reader.Read())
                 {
                     reader.Skip();
@@ -101,19 +101,12 @@ public class PullReaderTests
         var bytes = NbtSamples.HelloWorld().ToArray();
         var reader = new NbtPullReader(bytes);
         reader.Read();
-        try
-        {
-            Assert.Throws<InvalidOperationException>(() => ReadInt(bytes));
-        }
-        finally
-        {
-            reader.Dispose();
-        }
+        Assert.Throws<InvalidOperationException>(() => ReadInt(bytes));
     }
 
     private static int ReadInt(byte[] bytes)
     {
-        using var reader = new NbtPullReader(bytes);
+        var reader = new NbtPullReader(bytes);
         reader.Read();
         return reader.GetInt();
     }

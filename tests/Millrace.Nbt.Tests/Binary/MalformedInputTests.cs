@@ -1,6 +1,6 @@
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Binary;
 
 public class MalformedInputTests
 {

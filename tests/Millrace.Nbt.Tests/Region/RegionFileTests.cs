@@ -1,7 +1,7 @@
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Region;
 
 public class RegionFileTests
 {

@@ -3,7 +3,7 @@ using Millrace.Nbt.Serialization;
 using Millrace.Nbt.Snbt;
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Serialization;
 
 public enum GameMode
 {

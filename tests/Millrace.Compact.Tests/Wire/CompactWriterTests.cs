@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Text;
 using Millrace.Compact.Wire;
 
-namespace Millrace.Compact.Tests;
+namespace Millrace.Compact.Tests.Wire;
 
 public class CompactWriterTests
 {

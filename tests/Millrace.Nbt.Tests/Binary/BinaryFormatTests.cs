@@ -1,7 +1,7 @@
 using System.Buffers;
 using Millrace.Nbt.Tags;
 
-namespace Millrace.Nbt.Tests;
+namespace Millrace.Nbt.Tests.Binary;
 
 public class BinaryFormatTests
 {
