@@ -1,4 +1,5 @@
 using System.Text;
+using Millrace.Generators;
 
 namespace Millrace.Compact.Generator;
 
@@ -190,38 +191,13 @@ public sealed partial class CompactSchemaGenerator
         }
 
         var withCapable = model.Keyword != "class";
-        code.Append("        var __result = new ").Append(model.FullName).Append("\n        {\n");
-        for (var i = 0; i < model.Fields.Count; i++)
-        {
-            var field = model.Fields[i];
-            if (field.IsRequired || (field.IsInitOnly && !withCapable))
-            {
-                code.Append("            ").Append(field.Name).Append(" = __m").Append(i).Append(",\n");
-            }
-        }
-
-        code.Append("        };\n");
-        for (var i = 0; i < model.Fields.Count; i++)
-        {
-            var field = model.Fields[i];
-            if (field.IsRequired || (field.IsInitOnly && !withCapable))
-            {
-                continue;
-            }
-
-            code.Append("        if (__has").Append(i).Append(")\n        {\n            ")
-                .Append(field.IsInitOnly ? "__result = __result with { " + field.Name + " = __m" + i + " };" : "__result." + field.Name + " = __m" + i + ";")
-                .Append("\n        }\n\n");
-        }
-
+        var members = model.Fields.Select((field, i) => new ConstructedMember(field.Name, "__m" + i, "__has" + i, field.IsRequired, field.IsInitOnly)).ToList();
         if (model.UnknownFields is { } kept)
         {
-            code.Append("        if (__unknown is not null)\n        {\n            ")
-                .Append(model.UnknownFieldsInitOnly && withCapable ? "__result = __result with { " + kept + " = __unknown };" : "__result." + kept + " = __unknown;")
-                .Append("\n        }\n\n");
+            members.Add(new ConstructedMember(kept, "__unknown", "__unknown is not null", IsRequired: false, model.UnknownFieldsInitOnly));
         }
 
-        code.Append("        return __result;\n    }\n");
+        ConstructionEmitter.Emit(code, model.FullName, withCapable, members);
     }
 
     private static void EmitUnion(StringBuilder code, CompactTypeModel model)

@@ -1,4 +1,5 @@
 using System.Text;
+using Millrace.Generators;
 using Microsoft.CodeAnalysis.CSharp;
 
 namespace Millrace.Nbt.Generator;
@@ -70,35 +71,11 @@ public sealed partial class NbtSerializableGenerator
             }
         }
 
-        // Required members go in the initializer. Other members are set only when their tag was present, so an absent
-        // tag keeps the member's own initializer: by assignment, or for init-only members of records and structs by
-        // a with-expression. (Init-only members of plain classes can only be set in the initializer.)
-        var withCapable = model.Keyword != "class";
-        code.Append("        var __result = new ").Append(model.FullName).Append("\n        {\n");
-        for (var i = 0; i < model.Members.Count; i++)
-        {
-            var member = model.Members[i];
-            if (member.IsRequired || (member.IsInitOnly && !withCapable))
-            {
-                code.Append("            ").Append(member.Name).Append(" = __m").Append(i).Append(",\n");
-            }
-        }
-
-        code.Append("        };\n");
-        for (var i = 0; i < model.Members.Count; i++)
-        {
-            var member = model.Members[i];
-            if (member.IsRequired || (member.IsInitOnly && !withCapable))
-            {
-                continue;
-            }
-
-            code.Append("        if (__has").Append(i).Append(")\n        {\n            ");
-            code.Append(member.IsInitOnly ? "__result = __result with { " + member.Name + " = __m" + i + " };" : "__result." + member.Name + " = __m" + i + ";");
-            code.Append("\n        }\n\n");
-        }
-
-        code.Append("        return __result;\n    }\n");
+        ConstructionEmitter.Emit(
+            code,
+            model.FullName,
+            withCapable: model.Keyword != "class",
+            model.Members.Select((member, i) => new ConstructedMember(member.Name, "__m" + i, "__has" + i, member.IsRequired, member.IsInitOnly)).ToList());
     }
 
     private static void EmitWrite(StringBuilder code, NbtTypeModel model)
