@@ -19,7 +19,10 @@ public sealed class ParallelOperatorOptions
     public static ParallelOperatorOptions Default { get; } = new();
 
     /// <summary>Gets the maximum number of items processed at once.</summary>
-    /// <value>Default: <see cref="ParallelDefaults.MaxDegreeOfParallelism"/>. Must be at least 1.</value>
+    /// <value>
+    /// Default: <see cref="ParallelDefaults.MaxDegreeOfParallelism"/>. Must be at least 1; <see cref="int.MaxValue"/> means
+    /// no limit. A run starts workers only as it takes items, so a large limit costs nothing for a short source.
+    /// </value>
     public int MaxDegreeOfParallelism { get; init; } = ParallelDefaults.MaxDegreeOfParallelism;
 
     /// <summary>
@@ -90,9 +93,10 @@ public sealed class ParallelOperatorOptions
 
     private volatile bool _validated;
 
-    internal int EffectiveInputBufferSize => InputBufferSize ?? checked(WorkerLimit * ParallelDefaults.InputBufferPerWorker);
+    // Saturating: a limit of int.MaxValue means "unbounded", not an overflow; the buffers behind these grow on demand.
+    internal int EffectiveInputBufferSize => InputBufferSize ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelDefaults.InputBufferPerWorker);
 
-    internal int EffectiveOrderingWindow => OrderingWindow ?? checked(WorkerLimit * ParallelDefaults.OrderingWindowPerWorker);
+    internal int EffectiveOrderingWindow => OrderingWindow ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelDefaults.OrderingWindowPerWorker);
 
     /// <summary>Gets the most workers a run can use: the adaptive maximum when adaptive concurrency is on.</summary>
     internal int WorkerLimit => AdaptiveConcurrency?.MaxLimit ?? MaxDegreeOfParallelism;

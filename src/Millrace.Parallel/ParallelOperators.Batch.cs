@@ -22,7 +22,7 @@ public static partial class ParallelOperators
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(source.Chunk(batchSize)), selector, null, options, cancellationToken);
     }
 
@@ -47,7 +47,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(Batches(source, batchSize, maxWait, options), options), selector, null, options, cancellationToken);
     }
 
@@ -69,7 +69,7 @@ public static partial class ParallelOperators
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentOutOfRangeException.ThrowIfLessThan(batchSize, 1);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(source.Chunk(batchSize)), selector, null, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 
@@ -91,7 +91,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(Batches(source, batchSize, maxWait, options), options), selector, null, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 

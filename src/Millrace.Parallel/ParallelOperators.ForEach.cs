@@ -19,7 +19,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(body, options);
         return ForEachCoreAsync(ItemsOf(source), body, options, cancellationToken);
     }
 
@@ -30,7 +30,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(body, options);
         return ForEachCoreAsync(ItemsOf(source, options), body, options, cancellationToken);
     }
 
@@ -40,7 +40,6 @@ public static partial class ParallelOperators
         ParallelOperatorOptions options,
         CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(body);
         var run = new ParallelRun<TSource, bool>(options, new VoidBody<TSource>(body).InvokeAsync, null, DiscardingSink<bool>.Instance, deliverFailures: false, cancellationToken);
         return run.ExecuteAsync(items);
     }

@@ -15,27 +15,25 @@ public static partial class ParallelOperators
     /// <param name="options">The options; <see cref="ParallelOperatorOptions.Default"/> when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Stops the run.</param>
     /// <returns>One result per item, with its source index; in source order when <see cref="ParallelOperatorOptions.Ordered"/>.</returns>
-    public static async Task<ItemResult<TResult>[]> SelectParallelResultsAsync<TSource, TResult>(
+    public static Task<ItemResult<TResult>[]> SelectParallelResultsAsync<TSource, TResult>(
         this IEnumerable<TSource> source,
         Func<TSource, CancellationToken, ValueTask<TResult>> selector,
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
-        var sink = await CollectAsync(ItemsOf(source), selector, null, options, deliverFailures: true, cancellationToken).ConfigureAwait(false);
-        return sink.ToItemResults(options.Ordered);
+        options = Prepare(selector, options);
+        return ResultsCoreAsync(ItemsOf(source), selector, options, cancellationToken);
     }
 
     /// <inheritdoc cref="SelectParallelResultsAsync{TSource, TResult}(IEnumerable{TSource}, Func{TSource, CancellationToken, ValueTask{TResult}}, ParallelOperatorOptions?, CancellationToken)"/>
-    public static async Task<ItemResult<TResult>[]> SelectParallelResultsAsync<TSource, TResult>(
+    public static Task<ItemResult<TResult>[]> SelectParallelResultsAsync<TSource, TResult>(
         this IAsyncEnumerable<TSource> source,
         Func<TSource, CancellationToken, ValueTask<TResult>> selector,
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
-        var sink = await CollectAsync(ItemsOf(source, options), selector, null, options, deliverFailures: true, cancellationToken).ConfigureAwait(false);
-        return sink.ToItemResults(options.Ordered);
+        options = Prepare(selector, options);
+        return ResultsCoreAsync(ItemsOf(source, options), selector, options, cancellationToken);
     }
 
     /// <summary>
@@ -55,7 +53,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ResultsOf(StreamAsync(ItemsOf(source), selector, null, options, deliverFailures: true, cancellationToken), CancellationToken.None);
     }
 
@@ -66,8 +64,18 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ResultsOf(StreamAsync(ItemsOf(source, options), selector, null, options, deliverFailures: true, cancellationToken), CancellationToken.None);
+    }
+
+    private static async Task<ItemResult<TResult>[]> ResultsCoreAsync<TSource, TResult>(
+        Execution.ItemSource<TSource> items,
+        Func<TSource, CancellationToken, ValueTask<TResult>> selector,
+        ParallelOperatorOptions options,
+        CancellationToken cancellationToken)
+    {
+        var sink = await CollectAsync(items, selector, null, options, deliverFailures: true, cancellationToken).ConfigureAwait(false);
+        return sink.ToItemResults(options.Ordered);
     }
 
     private static async IAsyncEnumerable<ItemResult<TResult>> ResultsOf<TResult>(

@@ -11,7 +11,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(source), selector, null, options, cancellationToken);
     }
 
@@ -34,7 +34,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(fallback);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(source), selector, fallback, options, cancellationToken);
     }
 
@@ -45,7 +45,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(source, options), selector, null, options, cancellationToken);
     }
 
@@ -58,7 +58,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(fallback);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return SelectCoreAsync(ItemsOf(source, options), selector, fallback, options, cancellationToken);
     }
 
@@ -69,7 +69,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(source), selector, null, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 
@@ -94,7 +94,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(fallback);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(source), selector, fallback, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 
@@ -105,7 +105,7 @@ public static partial class ParallelOperators
         ParallelOperatorOptions? options = null,
         CancellationToken cancellationToken = default)
     {
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(source, options), selector, null, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 
@@ -118,7 +118,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(fallback);
-        options = Prepare(options);
+        options = Prepare(selector, options);
         return ValuesOf(StreamAsync(ItemsOf(source, options), selector, fallback, options, deliverFailures: false, cancellationToken), CancellationToken.None);
     }
 

@@ -11,8 +11,10 @@ namespace Millrace.Parallel;
 /// </summary>
 public static partial class ParallelOperators
 {
-    private static ParallelOperatorOptions Prepare(ParallelOperatorOptions? options)
+    /// <summary>Checks the work delegate and the options when the operator is called, not when its task is awaited or its stream enumerated.</summary>
+    private static ParallelOperatorOptions Prepare(Delegate work, ParallelOperatorOptions? options, [CallerArgumentExpression(nameof(work))] string? workName = null)
     {
+        ArgumentNullException.ThrowIfNull(work, workName);
         options ??= ParallelOperatorOptions.Default;
         options.EnsureValid();
         return options;
@@ -38,7 +40,6 @@ public static partial class ParallelOperators
         bool deliverFailures,
         CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(selector);
         return new ParallelRun<TSource, TResult>(options, selector, fallback, sink, deliverFailures, cancellationToken);
     }
 
@@ -50,7 +51,7 @@ public static partial class ParallelOperators
         bool deliverFailures,
         CancellationToken cancellationToken)
     {
-        var sink = new CollectingSink<TResult>(ParallelRun<TSource, TResult>.WorkerCount(options, items.Count));
+        var sink = new CollectingSink<TResult>(items.Count);
         await Run(selector, fallback, sink, options, deliverFailures, cancellationToken).ExecuteAsync(items).ConfigureAwait(false);
         return sink;
     }

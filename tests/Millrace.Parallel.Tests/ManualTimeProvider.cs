@@ -13,6 +13,12 @@ public sealed class ManualTimeProvider : TimeProvider
 
     public override long TimestampFrequency => TimeSpan.TicksPerSecond;
 
+    /// <summary>
+    /// Gets or sets how the clock serves a timer's wait: maps the wait asked for to the wait after which the timer
+    /// really fires, to model timers that fire early or late. Default: exactly on time.
+    /// </summary>
+    public Func<TimeSpan, TimeSpan>? TimerSkew { get; set; }
+
     public int PendingTimers
     {
         get
@@ -68,7 +74,7 @@ public sealed class ManualTimeProvider : TimeProvider
                 }
 
                 _now = Math.Max(_now, next.DueAt!.Value);
-                next.DueAt = next.Period is { } period ? _now + Math.Max(1, period) : null;
+                next.DueAt = next.Period is { } period ? _now + Math.Max(1, Skew(period)) : null;
             }
 
             next.Fire();
@@ -114,6 +120,8 @@ public sealed class ManualTimeProvider : TimeProvider
         }
     }
 
+    private long Skew(long ticks) => TimerSkew is { } skew ? Math.Max(0, skew(TimeSpan.FromTicks(ticks)).Ticks) : ticks;
+
     private void Remove(ManualTimer timer)
     {
         lock (_gate)
@@ -132,7 +140,7 @@ public sealed class ManualTimeProvider : TimeProvider
         {
             lock (owner._gate)
             {
-                DueAt = dueTime == Timeout.InfiniteTimeSpan ? null : owner._now + dueTime.Ticks;
+                DueAt = dueTime == Timeout.InfiniteTimeSpan ? null : owner._now + owner.Skew(dueTime.Ticks);
                 Period = period == Timeout.InfiniteTimeSpan || period == TimeSpan.Zero ? null : period.Ticks;
             }
 

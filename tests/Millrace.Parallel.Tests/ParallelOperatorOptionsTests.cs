@@ -52,7 +52,6 @@ public class ParallelOperatorOptionsTests
         Assert.Equal(1, adaptive.MinLimit);
         Assert.Equal(4, adaptive.InitialLimit);
         Assert.Null(adaptive.MaxLimit);
-        Assert.Equal(2.0, adaptive.LatencyTolerance);
         Assert.Equal(0.9, adaptive.BackoffRatio);
 
         Assert.Equal(TimeSpan.FromSeconds(1), new ProgressOptions().Interval);

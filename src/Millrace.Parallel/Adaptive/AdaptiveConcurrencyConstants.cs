@@ -11,11 +11,7 @@ public static class AdaptiveConcurrencyConstants
     /// <value>4.</value>
     public const int InitialLimit = 4;
 
-    /// <summary>The default latency tolerance: how many times the long-run average latency counts as congestion.</summary>
-    /// <value>2.0.</value>
-    public const double LatencyTolerance = 2.0;
-
-    /// <summary>The default factor the limit is multiplied by on congestion or failure.</summary>
+    /// <summary>The default factor the limit is multiplied by after a round with too many failures.</summary>
     /// <value>0.9.</value>
     public const double BackoffRatio = 0.9;
 }

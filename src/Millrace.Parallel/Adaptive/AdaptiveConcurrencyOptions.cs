@@ -1,12 +1,18 @@
 namespace Millrace.Parallel.Adaptive;
 
 /// <summary>
-/// An AIMD concurrency limit in the family of Netflix's concurrency-limits, decided once per round (a window of
-/// as many completions as the limit). It starts in slow start, doubling each round while the limit is at least
-/// half used and the round's average latency stays under <see cref="LatencyTolerance"/> times the long-run
-/// average; after the first congestion it grows by one per round. A round whose latency rises past the
-/// tolerance, or whose failure ratio (timeouts included) rises 10 points above the long-run ratio or reaches one half, multiplies
-/// the limit by <see cref="BackoffRatio"/>. It never goes below <see cref="MinLimit"/> or above <see cref="MaxLimit"/>.
+/// A Vegas-style concurrency limit in the family of Netflix's concurrency-limits, decided once per round (as many
+/// completions as the limit, and at least 32 after slow start). Each round's median latency is compared with the
+/// no-load latency (the lowest round seen, re-probed every 100 rounds by halving the limit for a round) plus a noise
+/// band of twice the rounds' mean deviation: the excess, by Little's law, is how many items queue in the service. The
+/// limit starts in slow start, doubling each round while it is at least half used and nothing queues; then it grows by
+/// one per round while fewer than <c>0.75 max(1, log10 limit)</c> items queue, holds up to one and a half times that,
+/// and beyond it (two rounds in a row, or once beyond twice that) drops to the limit that would leave that few queued
+/// (at most halving per round). So a service
+/// whose latency does not depend on concurrency is given the maximum, and a congested one settles at the concurrency
+/// where its latency starts to rise (a step past it when its latency is noisy). A round whose failure ratio (timeouts
+/// included) rises 10 points above the long-run ratio or reaches one half multiplies the limit by <see cref="BackoffRatio"/>.
+/// The limit never goes below <see cref="MinLimit"/> or above <see cref="MaxLimit"/>.
 /// </summary>
 public sealed class AdaptiveConcurrencyOptions
 {
@@ -22,11 +28,7 @@ public sealed class AdaptiveConcurrencyOptions
     /// <value>Default <see langword="null"/>: <see cref="ParallelOperatorOptions.MaxDegreeOfParallelism"/>.</value>
     public int? MaxLimit { get; init; }
 
-    /// <summary>Gets how many times the long-run average latency a round's average may reach before it counts as congestion.</summary>
-    /// <value>Default <see cref="AdaptiveConcurrencyConstants.LatencyTolerance"/>. Greater than 1.</value>
-    public double LatencyTolerance { get; init; } = AdaptiveConcurrencyConstants.LatencyTolerance;
-
-    /// <summary>Gets the factor applied to the limit on congestion or failure.</summary>
+    /// <summary>Gets the factor applied to the limit after a round with too many failures.</summary>
     /// <value>Default <see cref="AdaptiveConcurrencyConstants.BackoffRatio"/>. Greater than 0 and less than 1.</value>
     public double BackoffRatio { get; init; } = AdaptiveConcurrencyConstants.BackoffRatio;
 
@@ -45,11 +47,6 @@ public sealed class AdaptiveConcurrencyOptions
         if (InitialLimit < 1)
         {
             errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.InitialLimit", "must be at least 1", InitialLimit));
-        }
-
-        if (!(LatencyTolerance > 1))
-        {
-            errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.LatencyTolerance", "must be greater than 1", LatencyTolerance));
         }
 
         if (!(BackoffRatio is > 0 and < 1))

@@ -1,20 +1,28 @@
 namespace Millrace.Parallel.Execution;
 
 /// <summary>
-/// Collects results in per-worker lists, so workers never contend, and merges them once at the end: by
-/// direct placement when the indices are dense (every item succeeded), else by sorting.
+/// Collects results into one list, appended under a lock as items end, so an unordered run returns them in true
+/// completion order; an ordered run puts them in source order once at the end: by direct placement when the indices
+/// are dense (every item succeeded), else by sorting. The lock is held for one append, which costs far less than
+/// the item around it, and the list is sized from the source's count when it is known, whatever the parallelism.
 /// </summary>
 internal sealed class CollectingSink<T> : ResultSink<T>
 {
-    private readonly List<ItemOutcome<T>>?[] _perWorker;
+    private readonly List<ItemOutcome<T>> _outcomes;
+    private readonly Lock _gate = new();
 
-    public CollectingSink(int workers) => _perWorker = new List<ItemOutcome<T>>?[workers];
+    public CollectingSink(long? count) => _outcomes = new List<ItemOutcome<T>>((int)Math.Min(count ?? 0, Array.MaxLength));
 
-    public override void Accept(int worker, in ItemOutcome<T> outcome) =>
-        (_perWorker[worker] ??= []).Add(outcome);
+    public override void Accept(in ItemOutcome<T> outcome)
+    {
+        lock (_gate)
+        {
+            _outcomes.Add(outcome);
+        }
+    }
 
     /// <summary>Returns the values of the collected items.</summary>
-    /// <param name="ordered">Whether to put them in source order; else they stay in rough completion order.</param>
+    /// <param name="ordered">Whether to put them in source order; else they are in the order the items ended.</param>
     /// <returns>The values.</returns>
     public T[] ToValues(bool ordered)
     {
@@ -29,7 +37,7 @@ internal sealed class CollectingSink<T> : ResultSink<T>
     }
 
     /// <summary>Returns the collected outcomes as item results.</summary>
-    /// <param name="ordered">Whether to put them in source order.</param>
+    /// <param name="ordered">Whether to put them in source order; else they are in the order the items ended.</param>
     /// <returns>The results.</returns>
     public ItemResult<T>[] ToItemResults(bool ordered)
     {
@@ -43,45 +51,34 @@ internal sealed class CollectingSink<T> : ResultSink<T>
         return results;
     }
 
+    /// <summary>Called after every worker has stopped, so no lock is needed.</summary>
     private ItemOutcome<T>[] Merge(bool ordered)
     {
-        var count = 0;
-        long maxIndex = -1;
-        foreach (var list in _perWorker)
+        var count = _outcomes.Count;
+        if (!ordered)
         {
-            if (list is null)
-            {
-                continue;
-            }
+            return [.. _outcomes];
+        }
 
-            count += list.Count;
-            foreach (var outcome in list)
-            {
-                maxIndex = Math.Max(maxIndex, outcome.Index);
-            }
+        long maxIndex = -1;
+        foreach (var outcome in _outcomes)
+        {
+            maxIndex = Math.Max(maxIndex, outcome.Index);
         }
 
         var merged = new ItemOutcome<T>[count];
-        var dense = ordered && maxIndex == count - 1;
-        var next = 0;
-        foreach (var list in _perWorker)
+        if (maxIndex == count - 1)
         {
-            if (list is null)
+            foreach (var outcome in _outcomes)
             {
-                continue;
+                merged[(int)outcome.Index] = outcome;
             }
 
-            foreach (var outcome in list)
-            {
-                merged[dense ? (int)outcome.Index : next++] = outcome;
-            }
+            return merged;
         }
 
-        if (ordered && !dense)
-        {
-            Array.Sort(merged, static (a, b) => a.Index.CompareTo(b.Index));
-        }
-
+        _outcomes.CopyTo(merged);
+        Array.Sort(merged, static (a, b) => a.Index.CompareTo(b.Index));
         return merged;
     }
 }

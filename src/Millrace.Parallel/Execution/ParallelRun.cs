@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
+using System.Threading.RateLimiting;
 using Millrace.Parallel.Adaptive;
 using Millrace.Parallel.CircuitBreaker;
 using Millrace.Parallel.Metrics;
@@ -12,7 +13,7 @@ using Millrace.Parallel.Retry;
 namespace Millrace.Parallel.Execution;
 
 /// <summary>
-/// One run of an operator: a fixed set of long-lived workers that each take an item, run it through the
+/// One run of an operator: long-lived workers, started one per item taken up to the limit, that each take an item, run it through the
 /// enabled features (rate limit, circuit breaker, timeout, retries, fallback), and hand its outcome to the
 /// sink. A feature that is off is a null field and costs a null check; the per-item core uses a pooling
 /// async builder, so an item that completes asynchronously allocates nothing of its own.
@@ -32,12 +33,16 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
     private readonly RetryOptions? _retry;
     private readonly bool _metrics;
     private readonly KeyValuePair<string, object?> _tag;
+    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private CircuitController? _circuit;
     private RateLimitGate? _rateLimit;
     private AdaptiveConcurrencyLimiter? _adaptive;
     private ProgressReporter? _progress;
     private ExceptionDispatchInfo? _fatal;
     private ConcurrentQueue<ParallelItemFailure>? _failures;
+    private ItemSource<TSource>? _source;
+    private int _workers;
+    private int _active;
 
     /// <summary>Initializes a run.</summary>
     /// <param name="options">Validated options.</param>
@@ -68,13 +73,6 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         _tag = new KeyValuePair<string, object?>(ParallelInstruments.OperationTag, options.OperationName ?? ParallelInstruments.UnnamedOperation);
     }
 
-    /// <summary>Gets the number of workers a run over <paramref name="count"/> items uses.</summary>
-    /// <param name="options">The options.</param>
-    /// <param name="count">The number of items, when known.</param>
-    /// <returns>The number of workers.</returns>
-    public static int WorkerCount(ParallelOperatorOptions options, long? count) =>
-        (int)Math.Min(options.WorkerLimit, count ?? long.MaxValue);
-
     /// <summary>Stops the run: no item starts after this, and the items in flight see cancellation.</summary>
     public void Cancel() => StopWorkers();
 
@@ -83,21 +81,17 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
     /// <returns>A task that completes when every worker has stopped.</returns>
     public async Task ExecuteAsync(ItemSource<TSource> source)
     {
-        var workers = WorkerCount(_options, source.Count);
         try
         {
-            if (workers > 0 && !_stop.IsCancellationRequested)
+            if (source.Count is not 0 && !_stop.IsCancellationRequested)
             {
                 StartFeatures(source.Count);
                 source.Start(this, _stop.Token);
-                var tasks = new Task[workers];
-                for (var i = 0; i < workers; i++)
-                {
-                    var worker = i;
-                    tasks[i] = Task.Run(() => WorkAsync(worker, source));
-                }
-
-                await Task.WhenAll(tasks).ConfigureAwait(false);
+                _source = source;
+                _workers = 1;
+                _active = 1;
+                _ = Task.Run(WorkAsync);
+                await _stopped.Task.ConfigureAwait(false);
             }
         }
         finally
@@ -152,8 +146,9 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private async Task WorkAsync(int worker, ItemSource<TSource> source)
+    private async Task WorkAsync()
     {
+        var source = _source!;
         var token = _stop.Token;
         try
         {
@@ -191,11 +186,12 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                     return;
                 }
 
+                SpawnWorker();
                 var timed = _adaptive is not null || _hooks?.OnComplete is not null || (_metrics && ParallelMeter.Duration.Enabled);
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
                 var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
-                Finish(worker, outcome, timed ? _time.GetTimestamp() - startedAt : 0);
+                Finish(outcome, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
         catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -207,6 +203,32 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 #pragma warning restore CA1031
         {
             Fail(exception);
+        }
+        finally
+        {
+            if (Interlocked.Decrement(ref _active) == 0)
+            {
+                _stopped.TrySetResult();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Starts one more worker, up to the limit, each time a worker takes an item: a run has at most one worker more
+    /// than it has items, so its cost follows the items, not <see cref="ParallelOperatorOptions.MaxDegreeOfParallelism"/>.
+    /// </summary>
+    private void SpawnWorker()
+    {
+        int workers;
+        while ((workers = Volatile.Read(ref _workers)) < _options.WorkerLimit)
+        {
+            if (Interlocked.CompareExchange(ref _workers, workers + 1, workers) == workers)
+            {
+                // Counted before it starts, while this worker is still active, so the count cannot reach zero in between.
+                Interlocked.Increment(ref _active);
+                _ = Task.Run(WorkAsync);
+                return;
+            }
         }
     }
 
@@ -237,11 +259,12 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         while (true)
         {
             Exception error;
+            RateLimitLease? lease = null;
             if (_rateLimit is not null)
             {
                 try
                 {
-                    await _rateLimit.AcquireAsync(token).ConfigureAwait(false);
+                    lease = await _rateLimit.AcquireAsync(token).ConfigureAwait(false);
                 }
                 catch (OperationCanceledException) when (token.IsCancellationRequested)
                 {
@@ -249,9 +272,17 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 }
             }
 
+            // The lease is held for the whole attempt, as Polly's rate-limiter strategy holds it, so a caller's
+            // ConcurrencyLimiter bounds the bodies running; it is released before a backoff delay.
             var isProbe = false;
-            if (_circuit is not null && !_circuit.TryEnter(out isProbe, out var retryAfter))
+            if (lease is { IsAcquired: false })
             {
+                lease.Dispose();
+                error = new RateLimitRejectedException();
+            }
+            else if (_circuit is not null && !_circuit.TryEnter(out isProbe, out var retryAfter))
+            {
+                lease?.Dispose();
                 error = new CircuitOpenException(retryAfter);
             }
             else
@@ -269,6 +300,10 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 #pragma warning restore CA1031
                 {
                     error = exception;
+                }
+                finally
+                {
+                    lease?.Dispose();
                 }
 
                 _circuit?.OnFailure(isProbe, error);
@@ -339,7 +374,7 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         Invoke(_hooks?.OnStart, index);
     }
 
-    private void Finish(int worker, in ItemOutcome<TResult> outcome, long elapsedTicks)
+    private void Finish(in ItemOutcome<TResult> outcome, long elapsedTicks)
     {
         _adaptive?.Complete(elapsedTicks, outcome.Kind == OutcomeKind.Failure);
         Record(ParallelMeter.InFlight, -1);
@@ -354,10 +389,10 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 
                 _progress?.OnCompleted();
                 Invoke(_hooks?.OnComplete, new ItemCompleted(outcome.Index, TimeSpan.FromSeconds(elapsedTicks / (double)_time.TimestampFrequency)));
-                _sink.Accept(worker, outcome);
+                _sink.Accept(outcome);
                 break;
             case OutcomeKind.Failure:
-                OnFailed(worker, outcome);
+                OnFailed(outcome);
                 break;
             default:
                 OnCancelled(outcome.Index);
@@ -366,14 +401,14 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private void OnFailed(int worker, in ItemOutcome<TResult> outcome)
+    private void OnFailed(in ItemOutcome<TResult> outcome)
     {
         Record(ParallelMeter.Failed, 1);
         _progress?.OnFailed();
         if (_deliverFailures)
         {
             Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
-            _sink.Accept(worker, outcome);
+            _sink.Accept(outcome);
             return;
         }
 

@@ -6,27 +6,32 @@ namespace Millrace.Parallel.Execution;
 /// Hands results to a consumer through a channel, inside a window of <c>W</c> permits: a worker reserves a
 /// permit before it takes an item, and the consumer returns it when it reads the result. Items are taken in
 /// source order, so an ordered stream never holds more than <c>W</c> results behind a slow item, and a slow
-/// consumer stops the workers instead of letting results pile up.
+/// consumer stops the workers instead of letting results pile up. The reorder buffer starts small and doubles up
+/// to <c>W</c> only when results arrive that far ahead, so a large window costs nothing until it is used.
 /// </summary>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "The window semaphore never creates its wait handle, so there is nothing to dispose.")]
 internal sealed class StreamingSink<T> : ResultSink<T>
 {
     private readonly SemaphoreSlim _window;
     private readonly Channel<ItemOutcome<T>> _output = Channel.CreateUnbounded<ItemOutcome<T>>(new UnboundedChannelOptions { SingleReader = true });
-    private readonly ItemOutcome<T>[]? _slots;
-    private readonly bool[]? _filled;
-    private readonly bool[]? _skipped;
+    private const int InitialSlots = 16;
+    private readonly int _windowSize;
+    private ItemOutcome<T>[]? _slots;
+    private bool[]? _filled;
+    private bool[]? _skipped;
     private readonly Lock _gate = new();
     private long _nextToEmit;
 
     public StreamingSink(int window, bool ordered)
     {
         _window = new SemaphoreSlim(window, window);
+        _windowSize = window;
         if (ordered)
         {
-            _slots = new ItemOutcome<T>[window];
-            _filled = new bool[window];
-            _skipped = new bool[window];
+            var slots = Math.Min(window, InitialSlots);
+            _slots = new ItemOutcome<T>[slots];
+            _filled = new bool[slots];
+            _skipped = new bool[slots];
         }
     }
 
@@ -43,7 +48,7 @@ internal sealed class StreamingSink<T> : ResultSink<T>
     /// <summary>Called by the consumer for each result it reads.</summary>
     public void OnConsumed() => _window.Release();
 
-    public override void Accept(int worker, in ItemOutcome<T> outcome)
+    public override void Accept(in ItemOutcome<T> outcome)
     {
         if (_slots is null)
         {
@@ -69,9 +74,14 @@ internal sealed class StreamingSink<T> : ResultSink<T>
 
     private void Place(long index, in ItemOutcome<T> outcome, bool skipped)
     {
-        var slots = _slots!;
         lock (_gate)
         {
+            if (index - _nextToEmit >= _slots!.Length)
+            {
+                Grow(index - _nextToEmit + 1);
+            }
+
+            var slots = _slots;
             var slot = (int)(index % slots.Length);
             slots[slot] = outcome;
             _skipped![slot] = skipped;
@@ -92,5 +102,31 @@ internal sealed class StreamingSink<T> : ResultSink<T>
                 _nextToEmit++;
             }
         }
+    }
+
+    /// <summary>Doubles the reorder buffer (up to the window) until it reaches <paramref name="needed"/> slots; the pending results keep their indices.</summary>
+    private void Grow(long needed)
+    {
+        var length = _slots!.Length;
+        var grown = length;
+        while (grown < needed)
+        {
+            grown = (int)Math.Min(_windowSize, grown * 2L);
+        }
+
+        var slots = new ItemOutcome<T>[grown];
+        var filled = new bool[grown];
+        var skipped = new bool[grown];
+        for (var index = _nextToEmit; index < _nextToEmit + length; index++)
+        {
+            int from = (int)(index % length), to = (int)(index % grown);
+            slots[to] = _slots[from];
+            filled[to] = _filled![from];
+            skipped[to] = _skipped![from];
+        }
+
+        _slots = slots;
+        _filled = filled;
+        _skipped = skipped;
     }
 }

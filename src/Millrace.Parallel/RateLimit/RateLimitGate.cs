@@ -16,16 +16,13 @@ internal sealed class RateLimitGate : IDisposable
 
     /// <summary>Waits for a permit.</summary>
     /// <param name="cancellationToken">Cancels the wait.</param>
-    /// <returns>A task that completes when the permit is taken.</returns>
-    /// <exception cref="RateLimitRejectedException">The limiter refused the permit (its queue is full).</exception>
-    public async ValueTask AcquireAsync(CancellationToken cancellationToken)
-    {
-        using var lease = await _limiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
-        if (!lease.IsAcquired)
-        {
-            throw new RateLimitRejectedException();
-        }
-    }
+    /// <returns>
+    /// The lease, which the caller disposes when the attempt ends: a limiter whose permits come back (a
+    /// <see cref="ConcurrencyLimiter"/>) must count the attempt as running until then. A lease that is not
+    /// acquired means the limiter refused the permit (its queue is full).
+    /// </returns>
+    public ValueTask<RateLimitLease> AcquireAsync(CancellationToken cancellationToken) =>
+        _limiter.AcquireAsync(1, cancellationToken);
 
     public void Dispose()
     {

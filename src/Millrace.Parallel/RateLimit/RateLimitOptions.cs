@@ -12,7 +12,11 @@ public sealed class RateLimitOptions
     /// <value>At least 1, unless <see cref="Limiter"/> is set.</value>
     public int PermitsPerPeriod { get; init; }
 
-    /// <summary>Gets a limiter of the caller's to use instead of the token bucket; the run does not dispose it.</summary>
+    /// <summary>
+    /// Gets a limiter of the caller's to use instead of the token bucket; the run does not dispose it. Each attempt
+    /// holds its lease until the attempt ends, so a <see cref="System.Threading.RateLimiting.ConcurrencyLimiter"/>
+    /// bounds the attempts running; a lease that is refused fails the attempt with a <see cref="RateLimitRejectedException"/>.
+    /// </summary>
     /// <value>Default <see langword="null"/>.</value>
     public System.Threading.RateLimiting.RateLimiter? Limiter { get; init; }
 

@@ -6,7 +6,10 @@ namespace Millrace.Parallel.RateLimit;
 /// A token bucket on an injected <see cref="TimeProvider"/>: <see cref="TokenBucketRateLimiter"/> measures
 /// replenishment against the real clock even when replenished by hand, so a fake clock could not drive it.
 /// Tokens accrue in whole periods from the clock's timestamps; waiters are served first come, first served,
-/// woken by a timer of the same clock.
+/// woken by a one-shot timer of the same clock that is armed for the moment the next period ends. Timers may
+/// fire a little early or late: an early one finds no period elapsed and is re-armed for the remainder only
+/// (re-arming for a whole period would make the waiters sleep through a period and lose its tokens), and a
+/// late one is re-armed against the period boundaries, not its own firing time, so lateness never accumulates.
 /// </summary>
 internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
 {
@@ -18,6 +21,7 @@ internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
     private readonly ITimer _timer;
     private long _tokens;
     private long _lastRefill;
+    private bool _timerArmed;
     private bool _disposed;
 
     public TokenBucketLimiter(RateLimitOptions options, TimeProvider time)
@@ -27,7 +31,7 @@ internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
         _periodTicks = Math.Max(1, (long)(options.Period.TotalSeconds * time.TimestampFrequency));
         _tokens = options.EffectiveBurst;
         _lastRefill = time.GetTimestamp();
-        _timer = time.CreateTimer(static state => ((TokenBucketLimiter)state!).ServeWaiters(), this, options.Period, options.Period);
+        _timer = time.CreateTimer(static state => ((TokenBucketLimiter)state!).ServeWaiters(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
 
     public override TimeSpan? IdleDuration => null;
@@ -77,6 +81,7 @@ internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
 
             waiter = new Waiter(permitCount);
             _waiters.Enqueue(waiter);
+            ArmTimer();
         }
 
         if (cancellationToken.CanBeCanceled)
@@ -133,7 +138,7 @@ internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
 
                 if (_tokens < waiter.Permits)
                 {
-                    return;
+                    break;
                 }
 
                 _waiters.Dequeue();
@@ -144,7 +149,28 @@ internal sealed class TokenBucketLimiter : ReplenishingRateLimiter
 
                 waiter.Registration.Dispose();
             }
+
+            _timerArmed = false;
+            if (_waiters.Count > 0 && !_disposed)
+            {
+                ArmTimer();
+            }
         }
+    }
+
+    /// <summary>Arms the timer for the end of the current period, measured from the bucket's last refill, not from now.</summary>
+    private void ArmTimer()
+    {
+        if (_timerArmed)
+        {
+            return;
+        }
+
+        // Rounded up, so rounding never makes the timer early; at least one tick, so a zero wait still goes through the timer.
+        var remaining = _lastRefill + _periodTicks - _time.GetTimestamp();
+        var dueTicks = (long)Math.Ceiling(Math.Max(1, remaining) * (double)TimeSpan.TicksPerSecond / _time.TimestampFrequency);
+        _timerArmed = true;
+        _timer.Change(TimeSpan.FromTicks(Math.Max(1, dueTicks)), Timeout.InfiniteTimeSpan);
     }
 
     private sealed class Waiter(int permits)

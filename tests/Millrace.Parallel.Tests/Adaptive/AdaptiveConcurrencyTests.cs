@@ -7,16 +7,24 @@ public class AdaptiveConcurrencyTests
     private static AdaptiveConcurrencyLimiter Create(int initial = 4, int max = 64) =>
         new(new AdaptiveConcurrencyOptions { InitialLimit = initial, MinLimit = 1 }, max, _ => { });
 
-    private static async Task RoundAsync(AdaptiveConcurrencyLimiter limiter, int items, long latency, bool failed = false)
+    /// <summary>Runs one round: the limit's worth of items at once, again and again, until the round's completions are in.</summary>
+    private static async Task RoundAsync(AdaptiveConcurrencyLimiter limiter, long latency, bool failed = false)
     {
-        for (var i = 0; i < items; i++)
+        var size = limiter.RoundSize;
+        for (var done = 0; done < size;)
         {
-            await limiter.WaitAsync(CancellationToken.None);
-        }
+            var batch = Math.Min(limiter.Limit, size - done);
+            for (var i = 0; i < batch; i++)
+            {
+                await limiter.WaitAsync(CancellationToken.None);
+            }
 
-        for (var i = 0; i < items; i++)
-        {
-            limiter.Complete(latency, failed);
+            for (var i = 0; i < batch; i++)
+            {
+                limiter.Complete(latency, failed);
+            }
+
+            done += batch;
         }
     }
 
@@ -24,14 +32,14 @@ public class AdaptiveConcurrencyTests
     public async Task SlowStart_DoublesTheLimitEachFullRoundWhileLatencyHolds()
     {
         using var limiter = Create();
-        await RoundAsync(limiter, 4, 100);
+        await RoundAsync(limiter, 100);
         Assert.Equal(8, limiter.Limit);
-        await RoundAsync(limiter, 8, 100);
+        await RoundAsync(limiter, 100);
         Assert.Equal(16, limiter.Limit);
-        await RoundAsync(limiter, 16, 110);
-        await RoundAsync(limiter, 32, 105);
+        await RoundAsync(limiter, 100);
+        await RoundAsync(limiter, 100);
         Assert.Equal(64, limiter.Limit);
-        await RoundAsync(limiter, 64, 100);
+        await RoundAsync(limiter, 100);
         Assert.Equal(64, limiter.Limit);
     }
 
@@ -41,24 +49,154 @@ public class AdaptiveConcurrencyTests
         using var limiter = Create(initial: 8);
         for (var i = 0; i < 100; i++)
         {
-            await RoundAsync(limiter, 1, 100);
+            await limiter.WaitAsync(CancellationToken.None);
+            limiter.Complete(100, failed: false);
         }
 
         Assert.Equal(8, limiter.Limit);
     }
 
     [Fact]
-    public async Task Congestion_LowersTheLimitOncePerRoundAndEndsSlowStart()
+    public async Task Congestion_CutsTheLimitAtMostInHalfPerRoundAndEndsSlowStart()
     {
         using var limiter = Create(initial: 20);
-        await RoundAsync(limiter, 20, 100);
+        await RoundAsync(limiter, 100);
         var grown = limiter.Limit;
-        await RoundAsync(limiter, grown, 1_000);
-        Assert.Equal((int)(grown * 0.9), limiter.Limit);
+        Assert.Equal(40, grown);
+
+        // Ten times the no-load latency: nearly every item queued; the limit that would leave alpha queued is 7, but a round halves it at most.
+        await RoundAsync(limiter, 1_000);
+        Assert.Equal(grown / 2, limiter.Limit);
         var afterCongestion = limiter.Limit;
-        await RoundAsync(limiter, afterCongestion, 100);
-        // Additive increase: one per round, not one per item.
-        Assert.InRange(limiter.Limit, afterCongestion, afterCongestion + 1);
+        await RoundAsync(limiter, 100);
+
+        // Slow start is over: one per round, not one per item.
+        Assert.Equal(afterCongestion + 1, limiter.Limit);
+    }
+
+    [Fact]
+    public async Task ModerateQueue_MovesTheLimitToLeaveAlphaQueuedBeyondTheNoiseBand()
+    {
+        using var limiter = Create(initial: 16);
+        await RoundAsync(limiter, 100);
+        Assert.Equal(32, limiter.Limit);
+
+        // No-load 100 with a first deviation of 25 tolerates up to 150. At 200, 8 of 32 items queue beyond that, well
+        // past the band: the limit moves at once to 32 × 150 / 200 + alpha (0.75 × log10 32 = 1.1), so 25.
+        await RoundAsync(limiter, 200);
+        Assert.Equal(25, limiter.Limit);
+
+        // Between alpha and 1.5 alpha queued (25.1 × (1 - 150/160) = 1.57; alpha 1.05): the limit holds.
+        await RoundAsync(limiter, 160);
+        Assert.Equal(25, limiter.Limit);
+    }
+
+    [Fact]
+    public async Task RoundsThatMoveTogether_WithinTheirDeviation_AreNotReadAsAQueue()
+    {
+        // A coarse timer shifts whole rounds: 10.4, 12.5 or 14.6 ms for the same 10 ms wait. The limit must keep growing.
+        using var limiter = Create(initial: 16, max: 64);
+        long[] rounds = [104, 146, 125, 104, 146, 125, 146, 104, 125, 146, 104, 125, 146, 125, 104, 146];
+        foreach (var latency in rounds)
+        {
+            await RoundAsync(limiter, latency);
+        }
+
+        Assert.True(limiter.Limit >= 24, $"limit {limiter.Limit}");
+    }
+
+    /// <summary>
+    /// A service that answers in 10 ms up to 16 concurrent calls and in 10 ms × (c/16)² beyond: its throughput peaks
+    /// at 1,600 calls/s at 16 and falls beyond. The simulation is discrete-event on simulated time: each call's
+    /// latency is fixed when it starts, from the calls in flight, and the limiter sees every completion in order.
+    /// </summary>
+    private static double CongestedLatencyMs(int concurrency) =>
+        concurrency <= 16 ? 10 : 10 * (concurrency / 16.0) * (concurrency / 16.0);
+
+    // Latencies exact, or scattered ±5% or ±25% around the service's curve, call by call (seeded, so deterministic).
+    [Theory]
+    [InlineData(0.0)]
+    [InlineData(0.05)]
+    [InlineData(0.25)]
+    public void CongestedService_LimitSettlesAtTheKneeInsteadOfClimbingToTheMaximum(double jitter)
+    {
+        using var limiter = Create(initial: 4, max: 128);
+        var run = Simulate(limiter, CongestedLatencyMs, jitter, TimeSpan.FromSeconds(30), measureFrom: TimeSpan.FromSeconds(10));
+        var bestFixed = Enumerable.Range(1, 128).Max(c => c / CongestedLatencyMs(c) * 1_000);
+
+        Assert.InRange(run.MeanLimit, 14, 19);
+        Assert.True(run.MaxLimit <= 24, $"the limit reached {run.MaxLimit}");
+        Assert.True(run.Throughput >= 0.9 * bestFixed, $"{run.Throughput:F0}/s against {bestFixed:F0}/s at the best fixed limit");
+        Assert.True(run.MeanLatencyMs <= 1.5 * CongestedLatencyMs(16), $"mean latency {run.MeanLatencyMs:F1} ms");
+    }
+
+    [Fact]
+    public void CongestedService_ThatRecovers_LetsTheLimitRiseAgain()
+    {
+        // The knee moves from 16 to 48 after 10 s: the limit follows it up.
+        using var limiter = Create(initial: 4, max: 128);
+        var knee = 16.0;
+        var run = Simulate(
+            limiter,
+            c => c <= knee ? 10 : 10 * (c / knee) * (c / knee),
+            jitter: 0.02,
+            TimeSpan.FromSeconds(30),
+            measureFrom: TimeSpan.FromSeconds(20),
+            onTime: t => knee = t >= TimeSpan.FromSeconds(10).Ticks ? 48 : 16);
+
+        Assert.InRange(run.MeanLimit, 40, 54);
+    }
+
+    [Fact]
+    public void LatencyIndependentOfConcurrency_LimitClimbsToTheMaximum()
+    {
+        using var limiter = Create(initial: 4, max: 64);
+        var run = Simulate(limiter, _ => 10, jitter: 0.05, TimeSpan.FromSeconds(10), measureFrom: TimeSpan.FromSeconds(2));
+        Assert.True(run.MeanLimit >= 60, $"mean limit {run.MeanLimit:F1}");
+    }
+
+    private sealed record Simulation(double Throughput, double MeanLatencyMs, double MeanLimit, int MaxLimit);
+
+    private static Simulation Simulate(
+        AdaptiveConcurrencyLimiter limiter,
+        Func<int, double> latencyMs,
+        double jitter,
+        TimeSpan duration,
+        TimeSpan measureFrom,
+        Action<long>? onTime = null)
+    {
+        var random = new Random(14);
+        var calls = new PriorityQueue<long, long>();
+        long now = 0;
+        var inFlight = 0;
+        long completed = 0;
+        double latencySum = 0, limitSum = 0;
+        var maxLimit = 0;
+        while (now < duration.Ticks)
+        {
+            onTime?.Invoke(now);
+            while (inFlight < limiter.Limit)
+            {
+                // Below the limit a permit is free, so the wait completes at once.
+                Assert.True(limiter.WaitAsync(CancellationToken.None).AsTask().IsCompletedSuccessfully);
+                inFlight++;
+                var latency = (long)(latencyMs(inFlight) * TimeSpan.TicksPerMillisecond * (1 + (jitter * ((2 * random.NextDouble()) - 1))));
+                calls.Enqueue(latency, now + latency);
+            }
+
+            calls.TryDequeue(out var finished, out now);
+            inFlight--;
+            limiter.Complete(finished, failed: false);
+            if (now >= measureFrom.Ticks)
+            {
+                completed++;
+                latencySum += finished / (double)TimeSpan.TicksPerMillisecond;
+                limitSum += limiter.Limit;
+                maxLimit = Math.Max(maxLimit, limiter.Limit);
+            }
+        }
+
+        return new Simulation(completed / (duration - measureFrom).TotalSeconds, latencySum / completed, limitSum / completed, maxLimit);
     }
 
     [Fact]
@@ -67,7 +205,7 @@ public class AdaptiveConcurrencyTests
         using var limiter = Create(initial: 4);
         for (var i = 0; i < 50; i++)
         {
-            await RoundAsync(limiter, limiter.Limit, 100, failed: true);
+            await RoundAsync(limiter, 100, failed: true);
         }
 
         Assert.Equal(1, limiter.Limit);
@@ -77,7 +215,7 @@ public class AdaptiveConcurrencyTests
     public async Task LoweredLimit_WithholdsReturnedPermits()
     {
         using var limiter = Create(initial: 8);
-        await RoundAsync(limiter, 8, 100, failed: true);
+        await RoundAsync(limiter, 100, failed: true);
         Assert.Equal(7, limiter.Limit);
         for (var i = 0; i < 7; i++)
         {

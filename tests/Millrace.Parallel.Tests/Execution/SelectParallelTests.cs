@@ -31,6 +31,39 @@ public class SelectParallelTests
     }
 
     [Fact]
+    public async Task Unordered_ReturnsResultsInCompletionOrder()
+    {
+        // Eight items start at once and are let finish one at a time in this order; the results must follow it.
+        int[] finishOrder = [5, 2, 7, 0, 3, 6, 1, 4];
+        var gates = Enumerable.Range(0, 8).Select(_ => new TaskCompletionSource()).ToArray();
+        var started = 0;
+        var completed = 0;
+        var options = new ParallelOperatorOptions
+        {
+            MaxDegreeOfParallelism = 8,
+            Hooks = new ParallelHooks { OnComplete = _ => Interlocked.Increment(ref completed) },
+        };
+        var run = Enumerable.Range(0, 8).SelectParallelAsync(
+            async (x, ct) =>
+            {
+                Interlocked.Increment(ref started);
+                await gates[x].Task;
+                return x;
+            },
+            options);
+
+        await Eventually.TrueAsync(() => Volatile.Read(ref started) == 8, "every item to start");
+        for (var i = 0; i < finishOrder.Length; i++)
+        {
+            // The gate's continuation runs the item to its end inline, so it is collected before the next gate opens.
+            gates[finishOrder[i]].SetResult();
+            await Eventually.TrueAsync(() => Volatile.Read(ref completed) == i + 1, $"item {finishOrder[i]} to complete");
+        }
+
+        Assert.Equal(finishOrder, await run.WaitAsync(TimeSpan.FromSeconds(10)));
+    }
+
+    [Fact]
     public async Task AsyncSource_OrderedEqualsSourceOrder()
     {
         var source = new CountingSource(1_000);

@@ -23,6 +23,12 @@ internal static class ParallelSuite
     private static readonly string[] CpuOperators =
         ["Millrace SelectParallelAsync", "Millrace SelectParallelAsync (ordered)", "Millrace SelectParallelStreamAsync", Millrace];
 
+    private static readonly string[] CongestedFixed =
+    [
+        "Congested service, fixed limit 8", "Congested service, fixed limit 16 (the knee)",
+        "Congested service, fixed limit 24", "Congested service, fixed limit 32",
+    ];
+
     private static readonly string[] IdleFeatures =
         ["With CircuitBreaker", "With RateLimit (token bucket)", "With Progress tracking", "With Metrics tracking (listener attached)"];
 
@@ -168,6 +174,14 @@ internal static class ParallelSuite
             results.TimeRatio(adaptive),
             1.10,
             $"{Format.Ratio(results.TimeRatio(adaptive))} ({Format.Time(adaptive?.MeanNs)}), {Format.Ratio(results.AllocationRatio(adaptive))} allocation");
+        var fixedLimits = CongestedFixed.Select(f => results.Find(Advanced, f)).Where(c => c is not null).ToList();
+        var bestFixed = fixedLimits.MinBy(c => c!.MeanNs);
+        var congested = results.Find(Advanced, "Congested service, AdaptiveConcurrency (4 → 128)");
+        yield return TargetResult.AtMost(
+            "congested service (10 ms to 16 at once, 10 ms × (c/16)² beyond): adaptive within 10% of the best fixed limit's throughput",
+            congested?.MeanNs / bestFixed?.MeanNs,
+            1.10,
+            $"{Format.Ratio(congested?.MeanNs / bestFixed?.MeanNs)} ({Format.Time(congested?.MeanNs)} against {Format.Time(bestFixed?.MeanNs)}); mean call latency in the run's log");
         var retries = RetryRows(results).Take(2).Select(r => (r.Label, Ratio: r.Measured?.MeanNs / r.Theoretical)).ToList();
         yield return TargetResult.AtMost(
             "10% transient failures within 1.1 × the theoretical backoff time",
