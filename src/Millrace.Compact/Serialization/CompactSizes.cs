@@ -1,8 +1,10 @@
+using System.ComponentModel;
 using System.Text;
 
 namespace Millrace.Compact.Serialization;
 
 /// <summary>Byte counts of encoded values, so nested records and lists are length-prefixed without a scratch buffer.</summary>
+[EditorBrowsable(EditorBrowsableState.Never)]
 public static class CompactSizes
 {
     /// <summary>Gets the size of a field key.</summary>

@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Buffers.Binary;
 using System.Globalization;
 using Millrace.Compact.Wire;
@@ -6,6 +7,7 @@ namespace Millrace.Compact.Serialization;
 
 /// <summary>Encodings shared by generated serializers and the runtime JSON codec, with range checks that raise
 /// <see cref="CompactFormatException"/>.</summary>
+[EditorBrowsable(EditorBrowsableState.Never)]
 public static class CompactValues
 {
     /// <summary>Checks a field's wire type against the one its member expects.</summary>

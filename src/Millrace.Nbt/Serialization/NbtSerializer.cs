@@ -1,3 +1,4 @@
+using System.ComponentModel;
 using System.Buffers;
 using System.Globalization;
 using Millrace.Nbt.Binary;
@@ -51,6 +52,7 @@ public static class NbtSerializer
     /// <param name="expected">The member's tag type.</param>
     /// <param name="member">The member, for the error.</param>
     /// <exception cref="NbtFormatException">The tag has another type.</exception>
+    [EditorBrowsable(EditorBrowsableState.Never)]
     public static void Expect(ref NbtPullReader reader, NbtTagType expected, string member)
     {
         if (reader.TagType != expected)
@@ -64,6 +66,7 @@ public static class NbtSerializer
     /// <param name="expected">The element type.</param>
     /// <param name="member">The member, for the error.</param>
     /// <exception cref="NbtFormatException">The list holds another type.</exception>
+    [EditorBrowsable(EditorBrowsableState.Never)]
     public static void ExpectElements(ref NbtPullReader reader, NbtTagType expected, string member)
     {
         Expect(ref reader, NbtTagType.List, member);
