@@ -18,15 +18,7 @@ public static class MillraceCli
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(console);
-        var root = new RootCommand("Millrace: fast, allocation-lean serialization and parallel data processing.")
-        {
-            JsonCommands.Create(console),
-            NbtCommands.Create(console),
-            CompactCommands.Create(console),
-            BatchCommands.Create(console),
-        };
-
-        var parsed = root.Parse(args);
+        var parsed = CreateRootCommand(console).Parse(args);
         await using var output = console.CreateTextOutput();
         if (parsed.Errors.Count > 0)
         {
@@ -57,4 +49,15 @@ public static class MillraceCli
             return ExitCodes.BadInput;
         }
     }
+
+    /// <summary>Builds the command tree, for running it and for checking that documented command lines parse.</summary>
+    /// <param name="console">Where the verbs read and write.</param>
+    /// <returns>The root command.</returns>
+    internal static RootCommand CreateRootCommand(CliConsole console) => new("Millrace: fast, allocation-lean serialization and parallel data processing.")
+    {
+        JsonCommands.Create(console),
+        NbtCommands.Create(console),
+        CompactCommands.Create(console),
+        BatchCommands.Create(console),
+    };
 }
