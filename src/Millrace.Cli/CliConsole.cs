@@ -1,4 +1,5 @@
 using System.Text;
+using Spectre.Console;
 
 namespace Millrace.Cli;
 
@@ -9,10 +10,30 @@ namespace Millrace.Cli;
 public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
 {
     /// <summary>Gets the process's standard streams.</summary>
-    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error) { IsTerminal = !Console.IsErrorRedirected };
+    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error)
+    {
+        IsTerminal = !Console.IsErrorRedirected,
+        IsOutputTerminal = !Console.IsOutputRedirected,
+    };
 
     /// <summary>Gets whether <see cref="Error"/> is a terminal, where progress may be redrawn in place.</summary>
     public bool IsTerminal { get; init; }
+
+    /// <summary>
+    /// Gets a value indicating whether standard output is a terminal: tables are drawn for a person there, and plain,
+    /// parseable lines are written everywhere else.
+    /// </summary>
+    public bool IsOutputTerminal { get; init; }
+
+    /// <summary>Creates a Spectre.Console renderer over standard output, for the tables and trees a person reads.</summary>
+    /// <returns>A console that writes to <see cref="Output"/>.</returns>
+    internal IAnsiConsole CreateRichOutput(TextWriter writer) => AnsiConsole.Create(new AnsiConsoleSettings
+    {
+        Out = new AnsiConsoleOutput(writer),
+        Ansi = IsOutputTerminal ? AnsiSupport.Detect : AnsiSupport.No,
+        ColorSystem = IsOutputTerminal ? ColorSystemSupport.Detect : ColorSystemSupport.NoColors,
+        Interactive = InteractionSupport.No,
+    });
 
     /// <summary>Creates a text writer over <see cref="Output"/> that leaves it open.</summary>
     /// <returns>A UTF-8 writer without a byte order mark.</returns>

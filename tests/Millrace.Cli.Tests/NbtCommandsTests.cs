@@ -65,6 +65,18 @@ public sealed class NbtCommandsTests : IDisposable
     }
 
     [Fact]
+    public async Task Show_Tree_DrawsTagsWithTheirTypes()
+    {
+        var run = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--tree");
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.StartsWith("Level: Compound (11 tags)\n", run.Output, StringComparison.Ordinal);
+        Assert.Contains("├── nested compound test: Compound (2 tags)", run.Output, StringComparison.Ordinal);
+        Assert.Contains("listTest (long): List of Long (5)", run.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("\u001b[", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task BadInput_ExitsOneWithOffsetAndPath()
     {
         var bytes = await File.ReadAllBytesAsync(CliRun.Sample("hello_world.nbt"));

@@ -70,7 +70,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         IReadOnlyList<ItemResult<string>> results;
         try
         {
-            results = await work.SelectParallelResultsAsync((item, token) => ConvertAsync(item, console, token), Options(display, work.Count), cancellationToken);
+            results = await display.RunAsync(work.Count, () => work.SelectParallelResultsAsync((item, token) => ConvertAsync(item, console, token), Options(display, work.Count), cancellationToken));
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -107,10 +107,10 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         Metrics = false,
         Retry = limits.Retries == 0 ? null : new RetryOptions
         {
-            MaxRetries = limits.Retries,
-            Backoff = BackoffType.ExponentialJitter,
-            BaseDelay = TimeSpan.FromMilliseconds(50),
-            IsTransient = static exception => exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException),
+            MaxRetryAttempts = limits.Retries,
+            BackoffType = BackoffType.ExponentialJitter,
+            Delay = TimeSpan.FromMilliseconds(50),
+            ShouldHandle = static exception => exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException),
         },
         RateLimit = limits.RatePerSecond is { } permits ? new RateLimitOptions { PermitsPerPeriod = permits } : null,
         Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = display.Report },

@@ -1,54 +1,76 @@
 using System.Globalization;
 using Millrace.Parallel.Progress;
+using Spectre.Console;
+using Spectre.Console.Rendering;
 
 namespace Millrace.Cli.Batch;
 
 /// <summary>
-/// Shows a batch's progress on standard error: a bar redrawn in place on a terminal, or one plain line per report
-/// when the output is redirected (logs and CI have no use for carriage returns).
+/// A batch's progress on standard error: on a terminal, a Spectre.Console progress bar that fits the window (it never
+/// wraps onto new lines on a narrow one) with files per second and the time left; elsewhere, a plain line every two
+/// seconds that a log keeps readable.
 /// </summary>
-/// <param name="writer">Where to write; standard error.</param>
-/// <param name="terminal">Whether <paramref name="writer"/> is a terminal.</param>
 internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
 {
-    private const int BarWidth = 30;
-    private readonly Lock _gate = new();
+    private ProgressTask? _task;
 
-    /// <summary>How often a report is wanted: often enough to look live on a terminal, sparingly in a log.</summary>
+    /// <summary>Gets how often progress is reported.</summary>
     public TimeSpan Interval => terminal ? TimeSpan.FromMilliseconds(200) : TimeSpan.FromSeconds(2);
+
+    /// <summary>Runs <paramref name="work"/> with the display showing its progress.</summary>
+    public async Task<T> RunAsync<T>(int total, Func<Task<T>> work)
+    {
+        if (!terminal)
+        {
+            return await work();
+        }
+
+        // The tool has decided standard error is a terminal; Spectre is told so rather than left to detect it again.
+        var console = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(writer), Ansi = AnsiSupport.Yes, Interactive = InteractionSupport.Yes });
+        return await console.Progress()
+            .AutoClear(false)
+            .HideCompleted(false)
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingTimeColumn())
+            .StartAsync(async context =>
+            {
+                _task = context.AddTask("converting", maxValue: Math.Max(total, 1));
+                return await work();
+            });
+    }
 
     /// <summary>Shows one progress report.</summary>
     public void Report(ParallelProgress progress)
     {
         var done = progress.Completed + progress.Failed;
+        if (_task is { } task)
+        {
+            task.Value = done;
+            task.Description = progress.Failed > 0 ? string.Create(CultureInfo.InvariantCulture, $"converting ({progress.Failed} failed)") : "converting";
+            return;
+        }
+
+        if (terminal)
+        {
+            return;
+        }
+
         var total = progress.Total ?? done;
-        var fraction = total == 0 ? 1 : (double)done / total;
-        var percent = (int)Math.Round(fraction * 100);
+        var percent = total == 0 ? 100 : (int)Math.Round(100.0 * done / total);
         var eta = progress.EstimatedRemaining is { } remaining
             ? string.Create(CultureInfo.InvariantCulture, $"ETA {(int)remaining.TotalMinutes}:{remaining.Seconds:00}")
             : "ETA -:--";
-        var failed = progress.Failed > 0 ? $"  {progress.Failed} failed" : string.Empty;
-        lock (_gate)
+        var failed = progress.Failed > 0 ? $", {progress.Failed} failed" : string.Empty;
+        lock (writer)
         {
-            if (terminal)
-            {
-                var filled = (int)Math.Round(fraction * BarWidth);
-                writer.Write(string.Create(
-                    CultureInfo.InvariantCulture,
-                    $"\r[{new string('#', filled)}{new string('-', BarWidth - filled)}] {percent,3}%  {done}/{total}  {progress.ItemsPerSecond,7:0.0} files/s  {eta}{failed}   "));
-                if (progress.IsFinal)
-                {
-                    writer.WriteLine();
-                }
-            }
-            else
-            {
-                writer.WriteLine(string.Create(
-                    CultureInfo.InvariantCulture,
-                    $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} files/s, {eta}{failed}"));
-            }
-
+            writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} files/s, {eta}{failed}"));
             writer.Flush();
         }
+    }
+
+    /// <summary>Files per second, as Spectre measures the task's speed.</summary>
+    private sealed class RateColumn : ProgressColumn
+    {
+        public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime) =>
+            new Text(string.Create(CultureInfo.InvariantCulture, $"{task.Speed ?? 0:0.0} files/s"));
     }
 }

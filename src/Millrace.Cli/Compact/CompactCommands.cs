@@ -4,6 +4,7 @@ using System.IO.Compression;
 using System.Text.Json;
 using Millrace.Compact;
 using Millrace.Compact.Schema;
+using Spectre.Console;
 
 namespace Millrace.Cli.Compact;
 
@@ -153,12 +154,31 @@ internal static class CompactCommands
                     }
 
                     var typeName = parsed.GetValue(type)!;
-                    await using var output = console.CreateTextOutput();
-                    await output.WriteLineAsync(Row("json", minified.Length));
-                    await output.WriteLineAsync(Row("json+gzip", gzipped.Length));
+                    List<(string Label, long Bytes)> rows = [("json", minified.Length), ("json+gzip", gzipped.Length)];
                     foreach (var (label, compression) in new[] { ("compact", CompactCompression.None), ("compact+deflate", CompactCompression.Deflate), ("compact+brotli", CompactCompression.Brotli), ("compact+zstd", CompactCompression.Zstd), ("compact+auto", CompactCompression.Auto) })
                     {
-                        await output.WriteLineAsync(Row(label, CompactJson.Encode(set, typeName, json.RootElement, compression).Length));
+                        rows.Add((label, CompactJson.Encode(set, typeName, json.RootElement, compression).Length));
+                    }
+
+                    await using var output = console.CreateTextOutput();
+                    if (console.IsOutputTerminal)
+                    {
+                        var table = new Table().AddColumns("encoding", "bytes", "of json");
+                        table.Columns[1].RightAligned();
+                        table.Columns[2].RightAligned();
+                        foreach (var (label, bytes) in rows)
+                        {
+                            table.AddRow(label, bytes.ToString(CultureInfo.InvariantCulture), (100.0 * bytes / Math.Max(1, minified.Length)).ToString("0.0'%'", CultureInfo.InvariantCulture));
+                        }
+
+                        console.CreateRichOutput(output).Write(table);
+                    }
+                    else
+                    {
+                        foreach (var (label, bytes) in rows)
+                        {
+                            await output.WriteLineAsync(Row(label, bytes));
+                        }
                     }
 
                     return ExitCodes.Success;

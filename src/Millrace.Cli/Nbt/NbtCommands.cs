@@ -4,6 +4,7 @@ using Millrace.Nbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Snbt;
 using Millrace.Nbt.Tags;
+using Spectre.Console;
 
 namespace Millrace.Cli.Nbt;
 
@@ -26,7 +27,8 @@ internal static class NbtCommands
         var file = new Argument<string>("file") { Description = "The NBT file (any flavour), or SNBT with --from snbt or a .snbt name; - for standard input." };
         var from = InputFlavourOption();
         var path = new Option<string?>("--path") { Description = "Show only the tag at this path: names joined by dots, list indices as numbers (a.b.0.c)." };
-        var command = new Command("show", "Print an NBT file as pretty SNBT.") { file, from, path };
+        var tree = new Option<bool>("--tree") { Description = "Draw the tags as a tree, with their types, instead of SNBT." };
+        var command = new Command("show", "Print an NBT file as pretty SNBT, or as a tree.") { file, from, path, tree };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
@@ -44,11 +46,19 @@ internal static class NbtCommands
             }
 
             await using var output = console.CreateTextOutput();
+            if (parsed.GetValue(tree))
+            {
+                console.CreateRichOutput(output).Write(NbtTreeView.Create(nbtFile.Document.Name, tag));
+                return ExitCodes.Success;
+            }
+
             await output.WriteLineAsync(SnbtWriter.Write(tag, pretty: true));
             return ExitCodes.Success;
         });
         return command;
     }
+
+    private static string Cell(long value) => value.ToString(CultureInfo.InvariantCulture);
 
     private static Command Convert(CliConsole console)
     {
@@ -127,6 +137,19 @@ internal static class NbtCommands
             }
 
             await using var output = console.CreateTextOutput();
+            if (console.IsOutputTerminal)
+            {
+                var table = new Table().AddColumns("x", "z", "compression", "bytes", "timestamp", "stored");
+                table.Columns[3].RightAligned();
+                foreach (var chunk in opened.Chunks)
+                {
+                    table.AddRow(Cell(chunk.X), Cell(chunk.Z), chunk.Compression.ToString().ToLowerInvariant(), Cell(chunk.CompressedLength), chunk.Timestamp.ToString("yyyy-MM-ddTHH:mm:ssZ", CultureInfo.InvariantCulture), chunk.IsExternal ? "external .mcc" : "in region");
+                }
+
+                console.CreateRichOutput(output).Write(table);
+                return ExitCodes.Success;
+            }
+
             foreach (var chunk in opened.Chunks)
             {
                 await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{chunk.X} {chunk.Z} {chunk.Compression.ToString().ToLowerInvariant()} {chunk.CompressedLength} {chunk.Timestamp:yyyy-MM-ddTHH:mm:ssZ}{(chunk.IsExternal ? " external" : string.Empty)}"));
