@@ -1,20 +1,12 @@
-using System.Collections.Immutable;
-using Microsoft.CodeAnalysis;
 
 namespace Millrace.Generators;
 
-/// <summary>A parsed type, or the diagnostics that say why it cannot be generated. Shared by the Millrace generators.</summary>
+/// <summary>
+/// A parsed type, or the diagnostics that say why it cannot be generated. Shared by the Millrace generators; a value
+/// (an equatable model and diagnostics as data), so the incremental pipeline caches it between keystrokes.
+/// </summary>
 /// <typeparam name="TModel">The generator's model of the type.</typeparam>
-internal sealed class GeneratorParseResult<TModel>
-    where TModel : class
-{
-    public GeneratorParseResult(TModel? model, ImmutableArray<Diagnostic> diagnostics)
-    {
-        Model = model;
-        Diagnostics = diagnostics;
-    }
-
-    public TModel? Model { get; }
-
-    public ImmutableArray<Diagnostic> Diagnostics { get; }
-}
+/// <param name="Model">The model, or <see langword="null"/> when the type cannot be generated.</param>
+/// <param name="Diagnostics">Why not, or empty.</param>
+internal sealed record GeneratorParseResult<TModel>(TModel? Model, EquatableArray<DiagnosticInfo> Diagnostics)
+    where TModel : class, IEquatable<TModel>;

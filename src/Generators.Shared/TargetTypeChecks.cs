@@ -14,23 +14,23 @@ internal static class TargetTypeChecks
         TypeDeclarationSyntax syntax,
         bool needsConstructor,
         (DiagnosticDescriptor NotPartial, DiagnosticDescriptor Nested, DiagnosticDescriptor NoConstructor) descriptors,
-        ImmutableArray<Diagnostic>.Builder diagnostics)
+        ImmutableArray<DiagnosticInfo>.Builder diagnostics)
     {
         var location = syntax.Identifier.GetLocation();
         if (!syntax.Modifiers.Any(m => m.IsKind(SyntaxKind.PartialKeyword)))
         {
-            diagnostics.Add(Diagnostic.Create(descriptors.NotPartial, location, type.Name));
+            diagnostics.Add(DiagnosticInfo.Create(descriptors.NotPartial, location, type.Name));
         }
 
         if (type.ContainingType is not null)
         {
-            diagnostics.Add(Diagnostic.Create(descriptors.Nested, location, type.Name));
+            diagnostics.Add(DiagnosticInfo.Create(descriptors.Nested, location, type.Name));
         }
 
         if (needsConstructor && type.TypeKind == TypeKind.Class
             && !type.InstanceConstructors.Any(c => c.Parameters.Length == 0 && c.DeclaredAccessibility >= Accessibility.Internal))
         {
-            diagnostics.Add(Diagnostic.Create(descriptors.NoConstructor, location, type.Name));
+            diagnostics.Add(DiagnosticInfo.Create(descriptors.NoConstructor, location, type.Name));
         }
     }
 

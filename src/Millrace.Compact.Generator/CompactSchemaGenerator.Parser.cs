@@ -14,7 +14,7 @@ public sealed partial class CompactSchemaGenerator
 
     private static GeneratorParseResult<CompactTypeModel> Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, AttributeData schema, CancellationToken cancellationToken)
     {
-        var diagnostics = ImmutableArray.CreateBuilder<Diagnostic>();
+        var diagnostics = ImmutableArray.CreateBuilder<DiagnosticInfo>();
         var location = syntax.Identifier.GetLocation();
         var cases = new List<UnionCase>();
         foreach (var union in type.GetAttributes().Where(a => IsOurs(a, "CompactUnionAttribute")))
@@ -24,11 +24,11 @@ public sealed partial class CompactSchemaGenerator
             var caseName = caseType?.Name ?? "?";
             if (tag < 1)
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NonPositiveIndex, location, type.Name, caseName, tag));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.NonPositiveIndex, location, type.Name, caseName, tag));
             }
             else if (cases.FirstOrDefault(c => c.Tag == tag) is { } taken)
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.DuplicateIndex, location, type.Name, caseName, tag, taken.TypeName));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.DuplicateIndex, location, type.Name, caseName, tag, taken.TypeName));
             }
             else if (caseType is not null)
             {
@@ -67,19 +67,19 @@ public sealed partial class CompactSchemaGenerator
             var index = field.ConstructorArguments.FirstOrDefault().Value is int value ? value : 0;
             if (index < 1)
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.NonPositiveIndex, propertyLocation, type.Name, property.Name, index));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.NonPositiveIndex, propertyLocation, type.Name, property.Name, index));
                 continue;
             }
 
             if (reserved.Contains(index))
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.ReservedIndex, propertyLocation, type.Name, property.Name, index));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.ReservedIndex, propertyLocation, type.Name, property.Name, index));
                 continue;
             }
 
             if (byIndex.TryGetValue(index, out var other))
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.DuplicateIndex, propertyLocation, type.Name, property.Name, index, other));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.DuplicateIndex, propertyLocation, type.Name, property.Name, index, other));
                 continue;
             }
 
@@ -88,7 +88,7 @@ public sealed partial class CompactSchemaGenerator
             var model = ParseField(property, index, omitDefault);
             if (model is null)
             {
-                diagnostics.Add(Diagnostic.Create(DiagnosticDescriptors.UnsupportedMember, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.UnsupportedMember, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
                 continue;
             }
 
@@ -97,13 +97,13 @@ public sealed partial class CompactSchemaGenerator
 
         if (diagnostics.Count > 0)
         {
-            return new GeneratorParseResult<CompactTypeModel>(null, diagnostics.ToImmutable());
+            return new GeneratorParseResult<CompactTypeModel>(null, new EquatableArray<DiagnosticInfo>(diagnostics.ToImmutable()));
         }
 
         var typeId = schema.ConstructorArguments.FirstOrDefault().Value is int id ? id : 0;
         return new GeneratorParseResult<CompactTypeModel>(
-            new CompactTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), typeId, fields.OrderBy(f => f.Index).ToList(), cases, unknownFields, unknownFieldsInitOnly),
-            ImmutableArray<Diagnostic>.Empty);
+            new CompactTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), typeId, fields.OrderBy(f => f.Index).ToEquatableArray(), cases.ToEquatableArray(), unknownFields, unknownFieldsInitOnly),
+            EquatableArray<DiagnosticInfo>.Empty);
     }
 
     private static FieldModel? ParseField(IPropertySymbol property, int index, bool omitDefault)

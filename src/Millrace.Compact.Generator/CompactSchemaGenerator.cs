@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Millrace.Generators;
 
 namespace Millrace.Compact.Generator;
 
@@ -15,13 +16,14 @@ public sealed partial class CompactSchemaGenerator : IIncrementalGenerator
         var types = context.SyntaxProvider.ForAttributeWithMetadataName(
             AttributeName,
             static (node, _) => node is TypeDeclarationSyntax,
-            static (syntax, cancellationToken) => Parse((INamedTypeSymbol)syntax.TargetSymbol, (TypeDeclarationSyntax)syntax.TargetNode, syntax.Attributes[0], cancellationToken));
+            static (syntax, cancellationToken) => Parse((INamedTypeSymbol)syntax.TargetSymbol, (TypeDeclarationSyntax)syntax.TargetNode, syntax.Attributes[0], cancellationToken))
+            .WithTrackingName(TrackingNames.Parse);
 
         context.RegisterSourceOutput(types, static (output, result) =>
         {
             foreach (var diagnostic in result.Diagnostics)
             {
-                output.ReportDiagnostic(diagnostic);
+                output.ReportDiagnostic(diagnostic.ToDiagnostic());
             }
 
             if (result.Model is { } model)

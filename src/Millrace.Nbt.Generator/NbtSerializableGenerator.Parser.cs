@@ -12,7 +12,7 @@ public sealed partial class NbtSerializableGenerator
 
     private static GeneratorParseResult<NbtTypeModel> Parse(INamedTypeSymbol type, TypeDeclarationSyntax syntax, CancellationToken cancellationToken)
     {
-        var diagnostics = ImmutableArray.CreateBuilder<Diagnostic>();
+        var diagnostics = ImmutableArray.CreateBuilder<DiagnosticInfo>();
         var location = syntax.Identifier.GetLocation();
         TargetTypeChecks.Check(type, syntax, needsConstructor: true, (DiagnosticDescriptors.NotPartial, DiagnosticDescriptors.NestedType, DiagnosticDescriptors.NoConstructor), diagnostics);
 
@@ -30,7 +30,7 @@ public sealed partial class NbtSerializableGenerator
             var member = ParseMember(property, setter.IsInitOnly);
             if (member is null)
             {
-                diagnostics.Add(Diagnostic.Create(
+                diagnostics.Add(DiagnosticInfo.Create(
                     DiagnosticDescriptors.UnsupportedMember,
                     property.Locations.FirstOrDefault() ?? location,
                     type.Name,
@@ -44,11 +44,11 @@ public sealed partial class NbtSerializableGenerator
 
         if (diagnostics.Count > 0)
         {
-            return new GeneratorParseResult<NbtTypeModel>(null, diagnostics.ToImmutable());
+            return new GeneratorParseResult<NbtTypeModel>(null, new EquatableArray<DiagnosticInfo>(diagnostics.ToImmutable()));
         }
 
-        var model = new NbtTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), members);
-        return new GeneratorParseResult<NbtTypeModel>(model, ImmutableArray<Diagnostic>.Empty);
+        var model = new NbtTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), members.ToEquatableArray());
+        return new GeneratorParseResult<NbtTypeModel>(model, EquatableArray<DiagnosticInfo>.Empty);
     }
 
     private static MemberModel? ParseMember(IPropertySymbol property, bool isInitOnly)
