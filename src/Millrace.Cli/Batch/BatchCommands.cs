@@ -1,6 +1,8 @@
 using System.CommandLine;
 using System.Globalization;
+using Millrace.Cli.Formats;
 using Millrace.Compact.Schema;
+using Millrace.Nbt;
 
 namespace Millrace.Cli.Batch;
 
@@ -40,9 +42,9 @@ internal static class BatchCommands
         };
         command.SetAction(async (parsed, cancellationToken) =>
         {
-            var target = Enum.Parse<BatchFormat>(parsed.GetValue(to)!, ignoreCase: true);
+            var target = Enum.Parse<FileFormatKind>(parsed.GetValue(to)!, ignoreCase: true);
             var schemaPath = parsed.GetValue(schema);
-            if (target == BatchFormat.Compact && (schemaPath is null || parsed.GetValue(type) is null))
+            if (target == FileFormatKind.Compact && (schemaPath is null || parsed.GetValue(type) is null))
             {
                 await console.Error.WriteLineAsync("millrace: --to compact needs --schema and --type.");
                 return ExitCodes.Usage;
@@ -57,7 +59,7 @@ internal static class BatchCommands
             var job = new BatchJob(
                 parsed.GetValue(input)!,
                 parsed.GetValue(output)!,
-                new ConversionSettings(target, schemaSet, parsed.GetValue(type)),
+                new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java },
                 new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)));
             return await job.RunAsync(console, cancellationToken);
         });

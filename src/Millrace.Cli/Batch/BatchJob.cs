@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using Millrace.Cli.Formats;
 using Millrace.Parallel;
 using Millrace.Parallel.Progress;
 using Millrace.Parallel.RateLimit;
@@ -46,13 +47,13 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         var files = Directory.EnumerateFiles(_input, "*", SearchOption.AllDirectories)
             .Where(path => !path.StartsWith(outputPrefix, StringComparison.Ordinal))
             .Order(StringComparer.Ordinal)
-            .Select(path => (Path: path, Format: FileConverter.FormatOf(path)))
+            .Select(path => (Path: path, Format: FileFormats.Of(path)))
             .ToList();
         var ignored = files.Count(f => f.Format is null);
-        var skipped = files.Where(f => f.Format is { } format && !FileConverter.CanConvert(format, settings.Target))
+        var skipped = files.Where(f => f.Format is { } format && !FileFormats.CanConvert(format, settings.Target))
             .Select(f => (f.Path, Format: f.Format!.Value))
             .ToList();
-        var work = files.Where(f => f.Format is { } format && FileConverter.CanConvert(format, settings.Target))
+        var work = files.Where(f => f.Format is { } format && FileFormats.CanConvert(format, settings.Target))
             .Select(f => new BatchItem(f.Path, f.Format!.Value, OutputPathOf(f.Path, f.Format!.Value)))
             .ToList();
         var firstByOutput = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -116,10 +117,10 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = display.Report },
     };
 
-    private string OutputPathOf(string path, BatchFormat format)
+    private string OutputPathOf(string path, FileFormatKind format)
     {
         var relative = Path.GetRelativePath(_input, path);
-        return Path.Combine(_output, format == settings.Target ? relative : Path.ChangeExtension(relative, FileConverter.ExtensionOf(settings.Target)));
+        return Path.Combine(_output, format == settings.Target ? relative : Path.ChangeExtension(relative, FileFormats.ExtensionOf(settings.Target)));
     }
 
     private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
@@ -133,7 +134,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         byte[] converted;
         try
         {
-            converted = FileConverter.Convert(bytes, item.Format, settings);
+            converted = FileFormats.Convert(bytes, item.Format, settings);
         }
         catch (System.Text.Json.JsonException exception)
         {
@@ -147,7 +148,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         return item.OutputPath;
     }
 
-    private sealed record BatchItem(string Path, BatchFormat Format, string OutputPath)
+    private sealed record BatchItem(string Path, FileFormatKind Format, string OutputPath)
     {
         public string? CollidesWith { get; init; }
     }

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using System.IO.Compression;
 using System.Text.Json;
+using Millrace.Cli.Formats;
 using Millrace.Compact;
 using Millrace.Compact.Schema;
 using Spectre.Console;
@@ -37,29 +38,34 @@ internal static class CompactCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await LoadAsync(parsed.GetValue(schema)!, name, console, cancellationToken) is not var (set, json))
+            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set || await ReadAllAsync(name, console, cancellationToken) is not { } json)
             {
                 return ExitCodes.BadInput;
             }
 
-            using (json)
+            var settings = new ConversionSettings(FileFormatKind.Compact, set, parsed.GetValue(type)!)
             {
-                try
-                {
-                    var frame = CompactJson.Encode(set, parsed.GetValue(type)!, json.RootElement, Enum.Parse<CompactCompression>(parsed.GetValue(compress)!, ignoreCase: true));
-                    return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, frame, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
-                }
-                catch (CompactFormatException exception)
-                {
-                    console.Report(name, exception);
-                }
-                catch (Exception exception) when (exception is KeyNotFoundException or NotSupportedException)
-                {
-                    console.ReportError(name, new Error("compact.encode", exception.Message));
-                }
-
-                return ExitCodes.BadInput;
+                CompactCompression = Enum.Parse<CompactCompression>(parsed.GetValue(compress)!, ignoreCase: true),
+            };
+            try
+            {
+                var frame = FileFormats.Convert(json, FileFormatKind.Json, settings);
+                return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, frame, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
             }
+            catch (JsonException exception)
+            {
+                console.ReportError(name, CliErrors.FromJson(exception, json));
+            }
+            catch (CompactFormatException exception)
+            {
+                console.Report(name, exception);
+            }
+            catch (Exception exception) when (exception is KeyNotFoundException or NotSupportedException)
+            {
+                console.ReportError(name, new Error("compact.encode", exception.Message));
+            }
+
+            return ExitCodes.BadInput;
         });
         return command;
     }

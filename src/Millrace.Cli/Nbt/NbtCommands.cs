@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Millrace.Cli.Formats;
 using Millrace.Nbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Snbt;
@@ -79,25 +80,15 @@ internal static class NbtCommands
             }
 
             var target = parsed.GetValue(to);
-            var outputPath = parsed.GetValue(output)!;
-            if (target == "snbt")
+            var settings = new ConversionSettings(target == "snbt" ? FileFormatKind.Snbt : FileFormatKind.Nbt)
             {
-                var text = System.Text.Encoding.UTF8.GetBytes(SnbtWriter.Write(source.Document.Root, pretty: true) + "\n");
-                return await OutputFile.TryWriteAsync(outputPath, text, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
-            }
-
-            var format = target is null ? source.Format : ParseFlavour(target);
-            var converted = source with
-            {
-                Format = format,
-                Compression = parsed.GetValue(compression) is { } c ? Enum.Parse<NbtCompression>(c, ignoreCase: true) : source.Compression,
-                LevelDatVersion = format == NbtFormat.Bedrock ? source.LevelDatVersion : null,
-                Document = format == NbtFormat.JavaNetwork ? source.Document with { Name = null } : source.Document with { Name = source.Document.Name ?? string.Empty },
+                Flavour = target is null or "snbt" ? source.Format : ParseFlavour(target),
+                NbtCompression = parsed.GetValue(compression) is { } c ? Enum.Parse<NbtCompression>(c, ignoreCase: true) : null,
             };
             byte[] bytes;
             try
             {
-                bytes = converted.ToArray();
+                bytes = FileFormats.Write(new NbtValue(source), settings);
             }
             catch (ArgumentException exception)
             {
@@ -106,7 +97,7 @@ internal static class NbtCommands
                 return ExitCodes.BadInput;
             }
 
-            return await OutputFile.TryWriteAsync(outputPath, bytes, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
+            return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, bytes, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
         });
         return command;
     }
@@ -252,7 +243,7 @@ internal static class NbtCommands
         new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected; SNBT for a .snbt name)." }
             .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
 
-    /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="NbtInput"/>).</summary>
+    /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="FileFormats"/>).</summary>
     private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
     {
         if (await CliInput.ReadAllAsync(name, console, NbtReaderOptions.DefaultMaxBytes, cancellationToken) is not { } bytes)
@@ -262,9 +253,9 @@ internal static class NbtCommands
 
         try
         {
-            return flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase))
-                ? NbtInput.ReadSnbt(bytes)
-                : NbtFile.Read(bytes, flavour is null ? null : ParseFlavour(flavour));
+            var snbt = flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase));
+            var read = FileFormats.Read(bytes, snbt ? FileFormatKind.Snbt : FileFormatKind.Nbt, flavour: snbt || flavour is null ? null : ParseFlavour(flavour));
+            return ((NbtValue)read).File;
         }
         catch (NbtFormatException exception)
         {

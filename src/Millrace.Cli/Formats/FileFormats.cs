@@ -1,0 +1,131 @@
+using System.Buffers;
+using System.Text;
+using System.Text.Json;
+using Millrace.Cli.Nbt;
+using Millrace.Compact;
+using Millrace.Compact.Schema;
+using Millrace.Nbt;
+using Millrace.Nbt.Snbt;
+
+namespace Millrace.Cli.Formats;
+
+/// <summary>
+/// The one conversion engine of the tool: how each format is recognized, read into a <see cref="FileValue"/>, and
+/// written from one. <c>nbt convert</c>, <c>compact encode</c> and <c>batch convert</c> all convert through it, so the same
+/// input becomes the same output whichever verb converts it.
+/// </summary>
+internal static class FileFormats
+{
+    /// <summary>Recognizes a file's format by its extension.</summary>
+    /// <returns>The format, or <see langword="null"/> for a file of another kind.</returns>
+    public static FileFormatKind? Of(string path) => Path.GetExtension(path).ToUpperInvariant() switch
+    {
+        ".NBT" or ".DAT" or ".DAT_OLD" or ".SCHEM" or ".SCHEMATIC" or ".LITEMATIC" => FileFormatKind.Nbt,
+        ".SNBT" => FileFormatKind.Snbt,
+        ".JSON" => FileFormatKind.Json,
+        ".MRC" or ".BIN" => FileFormatKind.Compact,
+        _ => null,
+    };
+
+    /// <summary>Gets the extension a converted file gets.</summary>
+    public static string ExtensionOf(FileFormatKind format) => format switch
+    {
+        FileFormatKind.Nbt => ".nbt",
+        FileFormatKind.Snbt => ".snbt",
+        FileFormatKind.Json => ".json",
+        _ => ".mrc",
+    };
+
+    /// <summary>Whether <paramref name="source"/> converts to <paramref name="target"/>: NBT and SNBT to NBT, SNBT and JSON; JSON and compact to JSON; JSON to compact.</summary>
+    public static bool CanConvert(FileFormatKind source, FileFormatKind target) => (ReadsAsNbt(source), target) switch
+    {
+        (true, FileFormatKind.Nbt or FileFormatKind.Snbt or FileFormatKind.Json) => true,
+        (false, FileFormatKind.Json) => true,
+        (false, FileFormatKind.Compact) => source == FileFormatKind.Json,
+        _ => false,
+    };
+
+    /// <summary>Converts a file's bytes.</summary>
+    /// <exception cref="MillraceException">The input is malformed (NBT, SNBT, compact), or cannot be written in the target.</exception>
+    /// <exception cref="JsonException">JSON input is malformed.</exception>
+    public static byte[] Convert(byte[] input, FileFormatKind source, ConversionSettings settings) =>
+        Write(Read(input, source, settings), settings);
+
+    /// <summary>Reads a file's bytes.</summary>
+    /// <param name="input">The bytes.</param>
+    /// <param name="source">Their format.</param>
+    /// <param name="settings">The compact schema, for compact input.</param>
+    /// <param name="flavour">The NBT flavour, or <see langword="null"/> to detect Java or Bedrock.</param>
+    public static FileValue Read(byte[] input, FileFormatKind source, ConversionSettings? settings = null, NbtFormat? flavour = null) => source switch
+    {
+        FileFormatKind.Nbt => new NbtValue(NbtFile.Read(input, flavour)),
+
+        // SNBT becomes the root of a Java file, gzip-compressed as Minecraft stores its NBT files.
+        FileFormatKind.Snbt => new NbtValue(new NbtFile(new NbtDocument(string.Empty, SnbtParser.Parse(Encoding.UTF8.GetString(input))), NbtFormat.Java, NbtCompression.Gzip)),
+        FileFormatKind.Json => new JsonValue(CheckJson(input)),
+        _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer))),
+    };
+
+    /// <summary>Writes a value in the settings' target format.</summary>
+    /// <exception cref="ArgumentException">A value the target cannot carry (an unpaired surrogate in Bedrock's UTF-8).</exception>
+    public static byte[] Write(FileValue value, ConversionSettings settings) => (value, settings.Target) switch
+    {
+        (NbtValue nbt, FileFormatKind.Nbt) => WriteNbt(nbt.File, settings),
+        (NbtValue nbt, FileFormatKind.Snbt) => Encoding.UTF8.GetBytes(SnbtWriter.Write(nbt.File.Document.Root, pretty: true) + "\n"),
+        (NbtValue nbt, FileFormatKind.Json) => Json(writer => NbtJsonWriter.Write(writer, nbt.File.Document.Root)),
+        (JsonValue json, FileFormatKind.Json) => Json(writer =>
+        {
+            using var document = JsonDocument.Parse(json.Utf8);
+            document.WriteTo(writer);
+        }),
+        (JsonValue json, FileFormatKind.Compact) => WriteCompact(json.Utf8, settings),
+        _ => throw new NotSupportedException($"No conversion to {settings.Target}."),
+    };
+
+    private static bool ReadsAsNbt(FileFormatKind format) => format is FileFormatKind.Nbt or FileFormatKind.Snbt;
+
+    // The flavour given, else Java; the compression given, else the input's; a level.dat header only in Bedrock; the
+    // Java network flavour has no root name.
+    private static byte[] WriteNbt(NbtFile file, ConversionSettings settings)
+    {
+        var format = settings.Flavour ?? NbtFormat.Java;
+        return (file with
+        {
+            Format = format,
+            Compression = settings.NbtCompression ?? file.Compression,
+            LevelDatVersion = format == NbtFormat.Bedrock ? file.LevelDatVersion : null,
+            Document = format == NbtFormat.JavaNetwork ? file.Document with { Name = null } : file.Document with { Name = file.Document.Name ?? string.Empty },
+        }).ToArray();
+    }
+
+    private static byte[] WriteCompact(byte[] json, ConversionSettings settings)
+    {
+        using var document = JsonDocument.Parse(json);
+        return CompactJson.Encode(RequireSchema(settings), settings.TypeName ?? throw new InvalidOperationException("Compact frames need --type."), document.RootElement, settings.CompactCompression);
+    }
+
+    private static byte[] CheckJson(byte[] input)
+    {
+        var reader = new Utf8JsonReader(input);
+        while (reader.Read())
+        {
+        }
+
+        return input;
+    }
+
+    private static CompactSchemaSet RequireSchema(ConversionSettings? settings) =>
+        settings?.Schema ?? throw new InvalidOperationException("Compact frames need --schema.");
+
+    private static byte[] Json(Action<Utf8JsonWriter> write)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(output, new JsonWriterOptions { Indented = true }))
+        {
+            write(writer);
+        }
+
+        output.Write("\n"u8);
+        return output.WrittenSpan.ToArray();
+    }
+}
