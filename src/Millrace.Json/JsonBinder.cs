@@ -25,10 +25,14 @@ internal static class JsonBinder<T>
         }
         catch (JsonException exception)
         {
-            var offset = exception is { LineNumber: { } line, BytePositionInLine: { } column }
-                ? TokenStartBefore(json, OffsetOf(json, line, column))
-                : 0;
-            return Failure(exception, baseOffset + offset, itemIndex, rootPath);
+            var position = exception is { LineNumber: { } line, BytePositionInLine: { } column } ? OffsetOf(json, line, column) : 0;
+            if (IsMalformed(exception))
+            {
+                var token = OffendingToken(json, typeInfo.Options, (int)position);
+                return Failure(exception, baseOffset + token, itemIndex, rootPath, JsonMessages.Malformed(json, token, position));
+            }
+
+            return Failure(exception, baseOffset + TokenStartBefore(json, position), itemIndex, rootPath);
         }
         catch (NotSupportedException exception)
         {
@@ -60,27 +64,23 @@ internal static class JsonBinder<T>
     }
 
     /// <summary>
-    /// Builds the error for an exception thrown while binding. System.Text.Json reports malformed JSON with its
-    /// reader's own <see cref="JsonException"/> subclass, directly or as the inner exception of the one it rethrows
-    /// with a path, and values that do not fit the type with a plain <see cref="JsonException"/>; that is how syntax
-    /// and binding errors are told apart.
+    /// Builds the error for an exception thrown while binding, telling malformed JSON (<see cref="JsonErrorCodes.Syntax"/>)
+    /// from values that do not fit the type (<see cref="JsonErrorCodes.Bind"/>).
     /// </summary>
     /// <param name="exception">What the serializer threw.</param>
     /// <param name="offset">Where the problem is, when known.</param>
     /// <param name="itemIndex">The item's index in its sequence, when there is one.</param>
     /// <param name="rootPath">The path the value is under; the item index and the exception's member path are appended.</param>
+    /// <param name="message">The message, when the caller can say it better than the serializer.</param>
     /// <returns>A located <see cref="JsonErrorCodes.Bind"/> or <see cref="JsonErrorCodes.Syntax"/> error.</returns>
-    public static Error Failure(Exception exception, long? offset, long? itemIndex, string rootPath)
+    public static Error Failure(Exception exception, long? offset, long? itemIndex, string rootPath, string? message = null)
     {
         var jsonException = exception as JsonException;
-        var code = jsonException is not null && (jsonException.GetType() != typeof(JsonException) || jsonException.InnerException is JsonException)
-            ? JsonErrorCodes.Syntax
-            : JsonErrorCodes.Bind;
+        var code = jsonException is not null && IsMalformed(jsonException) ? JsonErrorCodes.Syntax : JsonErrorCodes.Bind;
         var path = PathOf(rootPath, itemIndex);
         var memberPath = jsonException?.Path is { Length: > 1 } inner ? path + inner[1..] : path;
-        var message = exception.Message;
-        var cut = message.IndexOf(" Path:", StringComparison.Ordinal);
-        return new Error(code, cut > 0 ? message[..cut] : message)
+        message ??= code == JsonErrorCodes.Syntax ? "The JSON is malformed." : JsonMessages.Binding(exception.Message);
+        return new Error(code, message)
         {
             ItemIndex = itemIndex,
             ByteOffset = offset,
@@ -118,6 +118,82 @@ internal static class JsonBinder<T>
             length = 0;
             return false;
         }
+    }
+
+    /// <summary>
+    /// Builds the binding error for an item whose first byte already shows it cannot bind, without running the
+    /// serializer into an exception: an array or a primitive where an object is read, an object or a primitive where
+    /// a collection is.
+    /// </summary>
+    /// <param name="message">What is wrong, from <see cref="MismatchMessage"/>.</param>
+    /// <param name="itemIndex">The item's index.</param>
+    /// <param name="offset">The item's offset.</param>
+    /// <param name="rootPath">The path the item is under.</param>
+    /// <returns>A <see cref="JsonErrorCodes.Bind"/> error.</returns>
+    public static Error Mismatch(string message, long itemIndex, long offset, string rootPath) => new(JsonErrorCodes.Bind, message)
+    {
+        ItemIndex = itemIndex,
+        ByteOffset = offset,
+        Path = PathOf(rootPath, itemIndex),
+    };
+
+    /// <summary>
+    /// Gets the byte every item of <paramref name="typeInfo"/>'s type starts with (<c>{</c> or <c>[</c>), or 0 when
+    /// the type does not say: custom converters and primitives read what they like, and collections read objects when
+    /// references are preserved.
+    /// </summary>
+    /// <param name="typeInfo">The item type's information.</param>
+    /// <returns>The opening byte, or 0.</returns>
+    public static byte ExpectedFirstByte(JsonTypeInfo<T> typeInfo) => typeInfo.Kind switch
+    {
+        JsonTypeInfoKind.Object or JsonTypeInfoKind.Dictionary => (byte)'{',
+        JsonTypeInfoKind.Enumerable when typeInfo.Options.ReferenceHandler is null => (byte)'[',
+        _ => 0,
+    };
+
+    /// <summary>Describes an item that starts with <paramref name="first"/> where <paramref name="expected"/> was needed.</summary>
+    /// <param name="first">The item's first byte.</param>
+    /// <param name="expected">What <see cref="ExpectedFirstByte"/> returned.</param>
+    /// <returns>The message.</returns>
+    public static string MismatchMessage(byte first, byte expected) =>
+        $"The value is {Kind(first)}, which cannot be converted to {JsonMessages.Binding(typeof(T).ToString())}: it is read from {Kind(expected)}.";
+
+    private static string Kind(byte first) => first switch
+    {
+        (byte)'{' => "an object",
+        (byte)'[' => "an array",
+        (byte)'"' => "a string",
+        (byte)'t' or (byte)'f' => "a boolean",
+        _ => "a number",
+    };
+
+    // System.Text.Json reports malformed JSON with its reader's own JsonException subclass, directly or as the inner
+    // exception of the one it rethrows with a path; values that do not fit the type get a plain JsonException.
+    private static bool IsMalformed(JsonException exception) =>
+        exception.GetType() != typeof(JsonException) || exception.InnerException is JsonException;
+
+    /// <summary>Where the token that the serializer's reader failed on starts, found by reading to the same failure.</summary>
+    private static int OffendingToken(ReadOnlySpan<byte> json, JsonSerializerOptions options, int position)
+    {
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions
+        {
+            AllowTrailingCommas = options.AllowTrailingCommas,
+            CommentHandling = options.ReadCommentHandling,
+            MaxDepth = options.MaxDepth,
+        });
+        try
+        {
+            while (reader.Read())
+            {
+            }
+        }
+        catch (JsonException)
+        {
+            return JsonMessages.OffendingToken(json, (int)reader.BytesConsumed, position);
+        }
+
+        // The serializer failed past the end of the value (trailing content): its own position is the offending byte.
+        return position;
     }
 
     private static string PathOf(string rootPath, long? itemIndex) => itemIndex is { } index ? $"{rootPath}[{index}]" : rootPath;

@@ -32,13 +32,21 @@ public sealed class CountedItem
     public static void Reset() => Volatile.Write(ref s_created, 0);
 }
 
+/// <summary>Has no constructor the serializer can use: reading one throws NotSupportedException, not JsonException.</summary>
+public abstract class Unconstructible
+{
+    public int Id { get; set; }
+}
+
 [JsonSerializable(typeof(Person))]
+[JsonSerializable(typeof(Unconstructible))]
 [JsonSerializable(typeof(System.Text.Json.JsonElement))]
 [JsonSerializable(typeof(StrictPerson))]
 [JsonSerializable(typeof(CountedItem))]
 [JsonSerializable(typeof(int))]
 [JsonSerializable(typeof(int?))]
 [JsonSerializable(typeof(string))]
+[JsonSerializable(typeof(byte[]))]
 [JsonSerializable(typeof(List<Person>))]
 [JsonSerializable(typeof(List<int>))]
 [JsonSerializable(typeof(Dictionary<string, int>))]

@@ -4,44 +4,53 @@ namespace Millrace.Json.Base64;
 
 /// <summary>
 /// A read-only stream that decodes base64 text (UTF-8) read from another stream, a buffer at a time, so that
-/// neither the text nor the decoded bytes are ever held whole. Malformed input throws a
-/// <see cref="MillraceException"/> with code <see cref="JsonErrorCodes.Base64"/> and the offset in the base64 text.
+/// neither the text nor the decoded bytes are ever held whole. It accepts exactly the text
+/// <see cref="Base64Json.Deserialize{T}(ReadOnlySpan{byte}, System.Text.Json.Serialization.Metadata.JsonTypeInfo{T}, Base64Alphabet)"/>
+/// accepts and decodes it to the same bytes, however the source's reads cut it. Malformed or truncated input throws a
+/// <see cref="MillraceException"/> with code <see cref="JsonErrorCodes.Base64"/> and the offset in the base64 text,
+/// and so does every read after it.
 /// </summary>
 public sealed class Base64DecodingStream : Stream
 {
     private const int DefaultBufferSize = 16 * 1024;
 
     private readonly Stream _source;
-    private readonly Base64Alphabet _alphabet;
     private readonly bool _leaveOpen;
+    private Base64TextDecoder _decoder;
     private byte[] _encoded;
     private byte[] _decoded;
-    private int _encodedStart;
-    private int _encodedEnd;
-    private long _encodedOffset;
     private int _decodedStart;
     private int _decodedEnd;
-    private bool _sourceEnded;
     private bool _finished;
+    private Error? _error;
+    private long _decodedTotal;
+    private List<long>? _lineStarts;
 
     /// <summary>Initializes a new instance.</summary>
     /// <param name="source">The base64 text, as UTF-8.</param>
-    /// <param name="alphabet">The base64 alphabet; <see cref="Base64Alphabet.Auto"/> accepts both.</param>
+    /// <param name="alphabet">The base64 alphabet; <see cref="Base64Alphabet.Auto"/> accepts either, but not both in one text.</param>
     /// <param name="leaveOpen">Whether disposing this stream leaves <paramref name="source"/> open.</param>
     /// <param name="bufferSize">How many bytes of base64 text to read at a time.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="alphabet"/> is not a defined value, or <paramref name="bufferSize"/> is under 16.</exception>
     public Base64DecodingStream(Stream source, Base64Alphabet alphabet = Base64Alphabet.Auto, bool leaveOpen = false, int bufferSize = DefaultBufferSize)
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentOutOfRangeException.ThrowIfLessThan(bufferSize, 16);
+        _decoder = new Base64TextDecoder(alphabet);
         _source = source;
-        _alphabet = alphabet;
         _leaveOpen = leaveOpen;
         _encoded = ArrayPool<byte>.Shared.Rent(bufferSize);
-        _decoded = ArrayPool<byte>.Shared.Rent(Base64Text.MaxDecodedLength(_encoded.Length));
+        _decoded = ArrayPool<byte>.Shared.Rent(Base64TextDecoder.MaxDecodedLength(_encoded.Length));
     }
 
     /// <inheritdoc />
     public override bool CanRead => true;
+
+    /// <summary>
+    /// Gets the offset in the decoded bytes of every line after the first, once <see cref="TrackLines"/> was called:
+    /// what turns a JSON error's line and column back into an offset after the bytes are gone (8 bytes a line).
+    /// </summary>
+    internal IReadOnlyList<long> LineStarts => _lineStarts ?? [];
 
     /// <inheritdoc />
     public override bool CanSeek => false;
@@ -68,7 +77,7 @@ public sealed class Base64DecodingStream : Stream
         int copied;
         while (!TryCopyDecoded(buffer, out copied))
         {
-            Accept(_source.Read(FreeEncodedSpace().Span));
+            Accept(_source.Read(_encoded));
         }
 
         return copied;
@@ -84,7 +93,7 @@ public sealed class Base64DecodingStream : Stream
         int copied;
         while (!TryCopyDecoded(buffer.Span, out copied))
         {
-            Accept(await _source.ReadAsync(FreeEncodedSpace(), cancellationToken).ConfigureAwait(false));
+            Accept(await _source.ReadAsync(_encoded, cancellationToken).ConfigureAwait(false));
         }
 
         return copied;
@@ -122,9 +131,18 @@ public sealed class Base64DecodingStream : Stream
         base.Dispose(disposing);
     }
 
+    /// <summary>Starts recording <see cref="LineStarts"/>; call before the first read.</summary>
+    internal void TrackLines() => _lineStarts = [];
+
     private bool TryCopyDecoded(Span<byte> destination, out int copied)
     {
         ObjectDisposedException.ThrowIf(_encoded.Length == 0, this);
+        if (_error is not null)
+        {
+            // Once the text is known to be bad, every later read says so too, instead of returning what follows.
+            throw new MillraceException(_error);
+        }
+
         var available = _decodedEnd - _decodedStart;
         if (available == 0 && !_finished && destination.Length > 0)
         {
@@ -138,102 +156,39 @@ public sealed class Base64DecodingStream : Stream
         return true;
     }
 
-    private Memory<byte> FreeEncodedSpace()
-    {
-        _encodedOffset += ReadBuffer.Compact(_encoded, ref _encodedStart, ref _encodedEnd);
-        if (_encodedEnd == _encoded.Length)
-        {
-            // Only text after a padding '=' can pile up undecoded; nothing valid follows padding but whitespace.
-            throw Invalid(_encoded.AsSpan(0, _encodedEnd).IndexOf((byte)'='), "Padding '=' is followed by more base64 data.");
-        }
-
-        return _encoded.AsMemory(_encodedEnd);
-    }
-
+    /// <summary>Decodes what one read of the source returned; the end of the source is checked like the end of a span.</summary>
     private void Accept(int read)
     {
+        _decodedStart = 0;
+        bool decoded;
+        Error? error;
         if (read == 0)
         {
-            _sourceEnded = true;
+            decoded = _decoder.TryFinish(_decoded, out _decodedEnd, out error);
+            _finished = true;
         }
         else
         {
-            NormalizeAlphabet(_encoded.AsSpan(_encodedEnd, read));
-            _encodedEnd += read;
+            decoded = _decoder.TryDecode<byte, Utf8Base64Decoder>(_encoded.AsSpan(0, read), _decoded, out _decodedEnd, out error);
         }
 
-        Decode();
-    }
-
-    private void NormalizeAlphabet(Span<byte> text)
-    {
-        if (_alphabet == Base64Alphabet.Standard)
+        if (!decoded)
         {
-            return;
+            _decodedEnd = 0;
+            _error = error;
+            throw new MillraceException(error!);
         }
 
-        if (_alphabet == Base64Alphabet.Url)
+        if (_lineStarts is not null)
         {
-            var wrong = text.IndexOfAny((byte)'+', (byte)'/');
-            if (wrong >= 0)
+            var bytes = _decoded.AsSpan(0, _decodedEnd);
+            for (var newline = bytes.IndexOf((byte)'\n'); newline >= 0; newline = bytes.IndexOf((byte)'\n'))
             {
-                throw Invalid(_encodedEnd + wrong, $"The character '{(char)text[wrong]}' is not in the base64url alphabet.");
+                _lineStarts.Add(_decodedTotal + (_decodedEnd - bytes.Length) + newline + 1);
+                bytes = bytes[(newline + 1)..];
             }
         }
 
-        text.Replace((byte)'-', (byte)'+');
-        text.Replace((byte)'_', (byte)'/');
+        _decodedTotal += _decodedEnd;
     }
-
-    private void Decode()
-    {
-        var textStart = _encodedStart;
-        var text = _encoded.AsSpan(textStart, _encodedEnd - textStart);
-        var status = System.Buffers.Text.Base64.DecodeFromUtf8(text, _decoded, out var consumed, out var written, isFinalBlock: _sourceEnded);
-        _encodedStart += consumed;
-        _decodedStart = 0;
-        _decodedEnd = written;
-        var rest = text[consumed..];
-        switch (status)
-        {
-            case OperationStatus.Done when _sourceEnded:
-            case OperationStatus.NeedMoreData when _sourceEnded && rest.IsEmpty:
-                _finished = true;
-                break;
-            case OperationStatus.InvalidData when _sourceEnded && TryDecodeUnpaddedTail(rest, written):
-                _finished = true;
-                break;
-            case OperationStatus.InvalidData when !_sourceEnded && rest.IndexOf((byte)'=') >= 0:
-                // Padding is only valid in the final block: wait until the source says this is it.
-                break;
-            case OperationStatus.InvalidData:
-            case OperationStatus.NeedMoreData when _sourceEnded:
-                // Describe everything not yet consumed: the cause may be a padding '=' that was already decoded.
-                var error = Base64Text.Describe<byte>(text, _alphabet == Base64Alphabet.Standard ? Base64Alphabet.Standard : Base64Alphabet.Auto);
-                throw Invalid(textStart + (int)(error.ByteOffset ?? 0), error.Message);
-        }
-    }
-
-    private bool TryDecodeUnpaddedTail(ReadOnlySpan<byte> rest, int written)
-    {
-        var tail = rest.Trim(" \t\r\n"u8);
-        if (tail.Length is < 2 or > 3)
-        {
-            return false;
-        }
-
-        Span<byte> group = [(byte)'=', (byte)'=', (byte)'=', (byte)'='];
-        tail.CopyTo(group);
-        if (System.Buffers.Text.Base64.DecodeFromUtf8(group, _decoded.AsSpan(written), out _, out var extra) != OperationStatus.Done)
-        {
-            return false;
-        }
-
-        _encodedStart = _encodedEnd;
-        _decodedEnd = written + extra;
-        return true;
-    }
-
-    private MillraceException Invalid(int bufferPosition, string message) =>
-        new(new Error(JsonErrorCodes.Base64, message) { ByteOffset = _encodedOffset + Math.Max(bufferPosition, 0) });
 }

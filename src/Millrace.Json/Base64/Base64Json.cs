@@ -21,6 +21,7 @@ public static class Base64Json
     /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
     /// <param name="alphabet">The base64 alphabet; detected by default.</param>
     /// <returns>The value, or a <see cref="JsonErrorCodes.Base64"/>, <see cref="JsonErrorCodes.Syntax"/> or <see cref="JsonErrorCodes.Bind"/> failure.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="alphabet"/> is not a defined value.</exception>
     public static Result<T> Deserialize<T>(ReadOnlySpan<char> base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet = Base64Alphabet.Auto)
         => Deserialize<T, char, Utf16Base64Decoder>(base64, typeInfo, alphabet);
 
@@ -30,6 +31,7 @@ public static class Base64Json
     /// <param name="typeInfo">Source-generated type information for <typeparamref name="T"/>.</param>
     /// <param name="alphabet">The base64 alphabet; detected by default.</param>
     /// <returns>The value, or a <see cref="JsonErrorCodes.Base64"/>, <see cref="JsonErrorCodes.Syntax"/> or <see cref="JsonErrorCodes.Bind"/> failure.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="alphabet"/> is not a defined value.</exception>
     public static Result<T> Deserialize<T>(ReadOnlySpan<byte> utf8Base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet = Base64Alphabet.Auto)
         => Deserialize<T, byte, Utf8Base64Decoder>(utf8Base64, typeInfo, alphabet);
 
@@ -59,6 +61,7 @@ public static class Base64Json
         ArgumentNullException.ThrowIfNull(utf8Base64);
         ArgumentNullException.ThrowIfNull(typeInfo);
         var decoded = new Base64DecodingStream(utf8Base64, alphabet, leaveOpen: true);
+        decoded.TrackLines();
         await using (decoded.ConfigureAwait(false))
         {
             T? value;
@@ -72,8 +75,15 @@ public static class Base64Json
             }
             catch (JsonException exception)
             {
-                // A multi-line payload's offset cannot be recovered from line and column once the bytes are gone.
-                return JsonBinder<T>.Failure(exception, exception.LineNumber == 0 ? exception.BytePositionInLine : null, itemIndex: null, "$");
+                // The bytes are gone: the offset is where the serializer stopped, just after the offending token
+                // (Deserialize, which still has them, points at the token's start).
+                var lineStart = exception.LineNumber is > 0 and var line && line <= decoded.LineStarts.Count ? decoded.LineStarts[(int)line - 1] : 0;
+                return JsonBinder<T>.Failure(exception, lineStart + exception.BytePositionInLine, itemIndex: null, "$");
+            }
+            catch (NotSupportedException exception)
+            {
+                // As Deserialize reports it: a type the serializer cannot create is a binding failure, not a crash.
+                return JsonBinder<T>.Failure(exception, 0, itemIndex: null, "$");
             }
 
             return JsonBinder<T>.Complete(value, itemIndex: null, 0, "$");
@@ -85,18 +95,21 @@ public static class Base64Json
         where TDecoder : IBase64Decoder<TChar>
     {
         ArgumentNullException.ThrowIfNull(typeInfo);
-        var capacity = Base64Text.MaxDecodedLength(base64.Length);
+        var decoder = new Base64TextDecoder(alphabet);
+        var capacity = Base64TextDecoder.MaxDecodedLength(base64.Length);
         var buffer = ArrayPool<byte>.Shared.Rent(capacity);
         var used = capacity;
         try
         {
-            if (!Base64Text.TryDecode<TChar, TDecoder>(base64, buffer, alphabet, out var written))
+            // The same decoder as the streaming path, so that a span and a stream of the same text always agree.
+            if (!decoder.TryDecode<TChar, TDecoder>(base64, buffer, out var written, out var error)
+                || !decoder.TryFinish(buffer.AsSpan(written), out var tail, out error))
             {
-                return Result<T>.Failure(Base64Text.Describe(base64, alphabet));
+                return Result<T>.Failure(error);
             }
 
-            used = written;
-            return JsonBinder<T>.Bind(buffer.AsSpan(0, written), typeInfo, itemIndex: null, 0, "$");
+            used = written + tail;
+            return JsonBinder<T>.Bind(buffer.AsSpan(0, used), typeInfo, itemIndex: null, 0, "$");
         }
         finally
         {

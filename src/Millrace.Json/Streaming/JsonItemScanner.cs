@@ -170,7 +170,7 @@ internal sealed class JsonItemScanner : IDisposable
     /// <returns><see langword="false"/> when the item is over the size limit; call <see cref="RejectCandidate"/> then.</returns>
     public bool TryAcceptCandidate(int length)
     {
-        if (length > _options.MaxItemSize)
+        if (IsOverSizeLimit(ItemStart + length))
         {
             return false;
         }
@@ -205,7 +205,8 @@ internal sealed class JsonItemScanner : IDisposable
         }
 
         var spanBase = _start;
-        var reader = new Utf8JsonReader(_buffer.AsSpan(spanBase, _end - spanBase), _endOfStream, _state);
+        var spanState = _state;
+        var reader = new Utf8JsonReader(_buffer.AsSpan(spanBase, _end - spanBase), _endOfStream, spanState);
         try
         {
             while (true)
@@ -233,7 +234,7 @@ internal sealed class JsonItemScanner : IDisposable
                             return Fail(JsonErrorCodes.PathNotFound, $"The document has no property '{PathUpTo(_pathLevel + 1)}'.", spanBase + reader.TokenStartIndex, fatal: true, path: PathUpTo(_pathLevel));
                         }
 
-                        var matches = reader.ValueTextEquals(_path[_pathLevel]);
+                        var matches = NameEquals(ref reader, _path[_pathLevel]);
                         if (!reader.Read())
                         {
                             return NeedMoreData();
@@ -251,18 +252,15 @@ internal sealed class JsonItemScanner : IDisposable
                             _pathLevel++;
                             _phase = isLast ? Phase.Items : Phase.Navigate;
                         }
-                        else if (IsContainerStart(reader.TokenType))
+                        else if (IsContainerStart(reader.TokenType) && !reader.TrySkip())
                         {
-                            var valueStart = reader.TokenStartIndex;
-                            if (!reader.TrySkip())
-                            {
-                                return NeedMoreData();
-                            }
-
-                            if (reader.BytesConsumed - valueStart > _options.MaxItemSize)
-                            {
-                                return Fail(JsonErrorCodes.ItemTooLarge, $"A value before the selected array is {reader.BytesConsumed - valueStart} bytes, over MaxItemSize ({_options.MaxItemSize}).", spanBase + valueStart, fatal: true, path: PathUpTo(_pathLevel));
-                            }
+                            return NeedMoreData();
+                        }
+                        else if (IsOverSizeLimit(spanBase + (int)reader.BytesConsumed))
+                        {
+                            // Any skipped property counts, a long string as much as a large object: read in small
+                            // pieces, it would have been refused before it was complete.
+                            return TooLarge();
                         }
 
                         break;
@@ -299,9 +297,9 @@ internal sealed class JsonItemScanner : IDisposable
                         }
 
                         var length = (int)reader.BytesConsumed - tokenStart;
-                        if (length > _options.MaxItemSize)
+                        if (IsOverSizeLimit(spanBase + (int)reader.BytesConsumed))
                         {
-                            return Fail(JsonErrorCodes.ItemTooLarge, $"The item is {length} bytes, over MaxItemSize ({_options.MaxItemSize}).", spanBase + tokenStart, fatal: true, index: _nextIndex);
+                            return TooLarge();
                         }
 
                         Commit(spanBase, ref reader);
@@ -321,7 +319,7 @@ internal sealed class JsonItemScanner : IDisposable
         }
         catch (JsonException exception)
         {
-            return FailSyntax(spanBase, ref reader, exception);
+            return FailSyntax(spanBase, spanState, ref reader, exception);
         }
     }
 
@@ -352,7 +350,7 @@ internal sealed class JsonItemScanner : IDisposable
             }
             else if (!_endOfStream)
             {
-                return pending.Length > _options.MaxItemSize ? LineTooLarge(pending.Length) : ScanStep.NeedMoreData;
+                return pending.Length > _options.MaxItemSize ? LineTooLarge() : ScanStep.NeedMoreData;
             }
             else if (pending.IsEmpty)
             {
@@ -363,6 +361,11 @@ internal sealed class JsonItemScanner : IDisposable
                 lineLength = pending.Length;
             }
 
+            if (lineLength > _options.MaxItemSize)
+            {
+                return LineTooLarge();
+            }
+
             var line = pending[..lineLength];
             var lead = line.Length - line.TrimStart(" \t\r"u8).Length;
             var content = line[lead..].TrimEnd(" \t\r"u8);
@@ -371,11 +374,6 @@ internal sealed class JsonItemScanner : IDisposable
                 _start += Math.Min(lineLength + 1, pending.Length);
                 _lineNumber++;
                 continue;
-            }
-
-            if (content.Length > _options.MaxItemSize)
-            {
-                return LineTooLarge(content.Length);
             }
 
             var contentStart = _start + lead;
@@ -389,13 +387,14 @@ internal sealed class JsonItemScanner : IDisposable
             catch (JsonException exception)
             {
                 var index = _nextIndex++;
-                var offset = SkipToOffendingByte(contentStart + (int)reader.BytesConsumed, contentStart + content.Length);
-                var truncated = offset == contentStart + content.Length;
+                var truncated = IsValidPrefix(content, new JsonReaderState(ItemReaderOptions));
+                var position = truncated ? contentStart + content.Length : OffendingPosition(exception, contentStart, default, contentStart + content.Length);
+                var offset = contentStart + JsonMessages.OffendingToken(content, (int)reader.BytesConsumed, position - contentStart);
                 _start += Math.Min(lineLength + 1, pending.Length);
                 _lineNumber++;
                 return Fail(
                     truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax,
-                    $"Line {_lineNumber}: {Reason(exception)}",
+                    $"Line {_lineNumber}: {JsonMessages.Malformed(content, offset - contentStart, position - contentStart)}",
                     offset,
                     fatal: !_options.SkipInvalidLines,
                     index: index);
@@ -410,53 +409,139 @@ internal sealed class JsonItemScanner : IDisposable
         }
     }
 
-    private ScanStep LineTooLarge(int length)
+    private ScanStep LineTooLarge()
     {
         var index = _nextIndex++;
         var offset = _start;
         _skipToNextLine = true;
-        return Fail(JsonErrorCodes.ItemTooLarge, $"Line {_lineNumber + 1} is at least {length} bytes, over MaxItemSize ({_options.MaxItemSize}).", offset, fatal: !_options.SkipInvalidLines, index: index);
+        return Fail(JsonErrorCodes.ItemTooLarge, $"Line {_lineNumber + 1} is longer than MaxItemSize ({_options.MaxItemSize} bytes).", offset, fatal: !_options.SkipInvalidLines, index: index);
     }
 
     private ScanStep NeedMoreData()
     {
-        var pending = _end - _start;
+        // Whitespace after the last complete step changes nothing but the reader's line and column, which the error
+        // offsets do not depend on: dropping it keeps a run of whitespace from filling the buffer.
+        _start = SkipJsonWhitespace(_start);
+        if (IsOverSizeLimit(_end))
+        {
+            return TooLarge();
+        }
+
         if (_endOfStream)
         {
             // The reader only asks for more at the end of the stream when the document stops mid-step.
             return Fail(JsonErrorCodes.Truncated, "The input ends before the array is complete.", _end, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
         }
 
-        if (pending > _options.MaxItemSize)
-        {
-            return Fail(JsonErrorCodes.ItemTooLarge, $"An item is over MaxItemSize ({_options.MaxItemSize}) bytes and is still incomplete.", _start, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
-        }
-
         return ScanStep.NeedMoreData;
     }
 
-    private ScanStep FailSyntax(int spanBase, ref Utf8JsonReader reader, JsonException exception)
+    /// <summary>
+    /// Whether the step in progress (the next item with the comma before it, or a property before the selected array)
+    /// reaches <paramref name="position"/> with more than <see cref="JsonStreamOptions.MaxItemSize"/> bytes. The step is
+    /// counted from the end of the previous one, leading whitespace aside, and never from where a read happened to end,
+    /// so that an item is too large, complete or not, however the input was cut into reads; and the buffer never holds
+    /// more than the limit of one step.
+    /// </summary>
+    private bool IsOverSizeLimit(int position) =>
+        position - _start > _options.MaxItemSize && position - SkipJsonWhitespace(_start) > _options.MaxItemSize;
+
+    private ScanStep TooLarge() => _phase == Phase.Items
+        ? Fail(JsonErrorCodes.ItemTooLarge, $"The item is larger than MaxItemSize ({_options.MaxItemSize} bytes).", SkipJsonWhitespace(_start), fatal: true, index: _nextIndex)
+        : Fail(JsonErrorCodes.ItemTooLarge, $"A value before the selected array is larger than MaxItemSize ({_options.MaxItemSize} bytes).", SkipJsonWhitespace(_start), fatal: true, path: PathUpTo(_pathLevel));
+
+    private ScanStep FailSyntax(int spanBase, JsonReaderState spanState, ref Utf8JsonReader reader, JsonException exception)
     {
-        var offset = SkipToOffendingByte(spanBase + (int)reader.BytesConsumed, _end);
-        var truncated = _endOfStream && offset == _end;
+        var position = OffendingPosition(exception, spanBase, spanState, _end);
+        if (IsOverSizeLimit(position))
+        {
+            // Read in smaller pieces, the step would have been refused for its size before this byte arrived.
+            return TooLarge();
+        }
+
+        var truncated = _endOfStream && IsValidPrefix(_buffer.AsSpan(spanBase, _end - spanBase), spanState);
+        var offset = truncated ? _end : spanBase + JsonMessages.OffendingToken(_buffer.AsSpan(spanBase, _end - spanBase), (int)reader.BytesConsumed, position - spanBase);
         var tooDeep = reader.CurrentDepth >= _readerOptions.MaxDepth - 1 && offset < _end && _buffer[offset] is (byte)'[' or (byte)'{';
         var code = tooDeep ? JsonErrorCodes.TooDeep : truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax;
-        var message = tooDeep
-            ? $"Nesting is deeper than MaxDepth ({_options.MaxDepth})."
-            : Reason(exception);
+        var message = tooDeep ? $"Nesting is deeper than MaxDepth ({_options.MaxDepth})."
+            : truncated ? "The input ends before the array is complete."
+            : JsonMessages.Malformed(_buffer.AsSpan(0, _end), offset, position);
         return Fail(code, message, offset, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
     }
 
-    private static string Reason(JsonException exception)
+    /// <summary>
+    /// Finds the byte at which the reader gave up, from the line and column in its exception. Those count from the
+    /// document start only as far as the resumed reader state knows it (a state reused after a one-pass item carries
+    /// an earlier item's position), so they are measured against the position the same state reports for the span's
+    /// first byte: a probe that fails on that byte at once. The result depends only on the bytes, never on where reads
+    /// or the buffer happened to end.
+    /// </summary>
+    /// <param name="exception">What the reader threw.</param>
+    /// <param name="spanBase">Where in the buffer the reader started.</param>
+    /// <param name="spanState">The state it started in.</param>
+    /// <param name="limit">The end of the bytes it read.</param>
+    /// <returns>The buffer position of the offending byte, or <paramref name="limit"/> when the input ran out.</returns>
+    private int OffendingPosition(JsonException exception, int spanBase, JsonReaderState spanState, int limit)
     {
-        // The reader's message ends with its own line and position, counted from where the chunk began (the error
-        // carries the absolute offset instead), and may quote the rest of the buffer: keep it to one short line.
-        const int MaxLength = 160;
-        var message = exception.Message;
-        var cut = message.IndexOf(" LineNumber:", StringComparison.Ordinal);
-        var words = (cut > 0 ? message[..cut] : message).Split((char[])[' ', '\t', '\r', '\n'], StringSplitOptions.RemoveEmptyEntries);
-        var reason = string.Join(' ', words);
-        return reason.Length <= MaxLength ? reason : string.Concat(reason.AsSpan(0, MaxLength), "…");
+        var (baseLine, baseColumn) = PositionOf(spanState);
+        var line = exception.LineNumber ?? baseLine;
+        var column = exception.BytePositionInLine ?? baseColumn;
+        long position = spanBase;
+        if (line == baseLine)
+        {
+            position += column - baseColumn;
+        }
+        else
+        {
+            for (var i = baseLine; i < line && position < limit; i++)
+            {
+                var newline = _buffer.AsSpan((int)position, limit - (int)position).IndexOf((byte)'\n');
+                position = newline < 0 ? limit : position + newline + 1;
+            }
+
+            position += column;
+        }
+
+        return (int)Math.Clamp(position, spanBase, limit);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="bytes"/> could still become valid JSON if more followed: then a final-block reader that
+    /// failed on them failed only because the input ended, wherever it placed the error (after a comma it names the
+    /// comma, elsewhere the end).
+    /// </summary>
+    private static bool IsValidPrefix(ReadOnlySpan<byte> bytes, JsonReaderState state)
+    {
+        var reader = new Utf8JsonReader(bytes, isFinalBlock: false, state);
+        try
+        {
+            while (reader.Read())
+            {
+            }
+
+            return true;
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>The line and column a reader resumed from <paramref name="state"/> reports for its first byte.</summary>
+    private static (long Line, long Column) PositionOf(JsonReaderState state)
+    {
+        // '#' is not JSON anywhere a reader state can stand, so the probe fails on its first byte.
+        var probe = new Utf8JsonReader("#"u8, isFinalBlock: false, state);
+        try
+        {
+            probe.Read();
+        }
+        catch (JsonException exception)
+        {
+            return (exception.LineNumber ?? 0, exception.BytePositionInLine ?? 0);
+        }
+
+        return (0, 0);
     }
 
     private ScanStep Fail(string code, string message, long bufferPosition, bool fatal, long? index = null, string? path = null)
@@ -485,16 +570,6 @@ internal sealed class JsonItemScanner : IDisposable
     {
         _start = spanBase + (int)reader.BytesConsumed;
         _state = reader.CurrentState;
-    }
-
-    private int SkipToOffendingByte(int position, int limit)
-    {
-        while (position < limit && _buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n' or (byte)',' or (byte)':')
-        {
-            position++;
-        }
-
-        return position;
     }
 
     private void Grow()
@@ -576,6 +651,73 @@ internal sealed class JsonItemScanner : IDisposable
         && _start > 0
         && IsContainerStart(kind)
         && _stateAfterItem[(int)kind] is not null;
+
+    /// <summary>
+    /// Compares a property name with a path step. An escaped name is unescaped here rather than by the reader, which
+    /// throws on an escaped lone surrogate: such a name simply is not the step (a path is a valid string).
+    /// </summary>
+    private static bool NameEquals(ref Utf8JsonReader reader, ReadOnlySpan<byte> step)
+    {
+        var raw = reader.ValueSpan;
+        if (!reader.ValueIsEscaped)
+        {
+            return raw.SequenceEqual(step);
+        }
+
+        // Unescaped, a name is never longer than escaped.
+        Span<byte> name = raw.Length <= 256 ? stackalloc byte[256] : new byte[raw.Length];
+        var length = 0;
+        for (var i = 0; i < raw.Length;)
+        {
+            if (raw[i] != (byte)'\\')
+            {
+                name[length++] = raw[i++];
+                continue;
+            }
+
+            // The reader has checked every escape's form; only what \u escapes stand for is left to check.
+            var escaped = raw[i + 1];
+            if (escaped != (byte)'u')
+            {
+                name[length++] = escaped switch
+                {
+                    (byte)'b' => (byte)'\b',
+                    (byte)'f' => (byte)'\f',
+                    (byte)'n' => (byte)'\n',
+                    (byte)'r' => (byte)'\r',
+                    (byte)'t' => (byte)'\t',
+                    _ => escaped,
+                };
+                i += 2;
+                continue;
+            }
+
+            var code = HexValue(raw.Slice(i + 2, 4));
+            i += 6;
+            if (char.IsLowSurrogate((char)code))
+            {
+                return false;
+            }
+
+            if (char.IsHighSurrogate((char)code))
+            {
+                if (i + 6 > raw.Length || raw[i] != (byte)'\\' || raw[i + 1] != (byte)'u' || !char.IsLowSurrogate((char)HexValue(raw.Slice(i + 2, 4))))
+                {
+                    return false;
+                }
+
+                code = char.ConvertToUtf32((char)code, (char)HexValue(raw.Slice(i + 2, 4)));
+                i += 6;
+            }
+
+            length += new System.Text.Rune(code).EncodeToUtf8(name[length..]);
+        }
+
+        return name[..length].SequenceEqual(step);
+    }
+
+    private static int HexValue(ReadOnlySpan<byte> hex) =>
+        int.Parse(hex, System.Globalization.NumberStyles.AllowHexSpecifier, System.Globalization.CultureInfo.InvariantCulture);
 
     private static bool IsContainerStart(JsonTokenType token) => token is JsonTokenType.StartObject or JsonTokenType.StartArray;
 

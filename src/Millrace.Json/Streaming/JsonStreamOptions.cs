@@ -57,7 +57,9 @@ public sealed class JsonStreamOptions
 
     /// <summary>
     /// Gets or sets the largest item, in bytes, that will be buffered. A larger item (or NDJSON line) fails with
-    /// <see cref="JsonErrorCodes.ItemTooLarge"/> instead of growing the buffer without bound.
+    /// <see cref="JsonErrorCodes.ItemTooLarge"/> instead of growing the buffer without bound. An array item is counted
+    /// from the comma before it (whitespace before the comma is not), a line with its whitespace, so that the outcome
+    /// is the same whether the item arrived in one read or in many.
     /// </summary>
     /// <value>Default: 16 MiB (<see cref="JsonStreamDefaults.MaxItemSize"/>).</value>
     public int MaxItemSize
