@@ -73,6 +73,8 @@ public sealed class CliContractTests : IDisposable
         "json head good.json --path data.items",
         "json count good.json --no-such-option",
         "nbt region get r.0.0.mca 32 0",
+        "nbt region get r.0.0.mca abc 0",
+        "json from-base64 good.json --alphabet klingon",
         "nosuchverb",
     ];
 
@@ -129,6 +131,8 @@ public sealed class CliContractTests : IDisposable
         Assert.True(run.ExitCode == ExitCodes.Usage, $"'{command}': exit {run.ExitCode}, stderr: {run.Error}");
         Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("System.", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Millrace.", run.Error, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -164,11 +164,11 @@ internal static class JsonCommands
     private static Command FromBase64(CliConsole console)
     {
         var file = new Argument<string>("file") { Description = "The base64 file, or - for standard input." };
-        var alphabet = new Option<Base64Alphabet>("--alphabet")
+        var alphabet = new Option<string>("--alphabet")
         {
-            Description = "The base64 alphabet: Auto (default), Standard or Url.",
-            DefaultValueFactory = _ => Base64Alphabet.Auto,
-        };
+            Description = "The base64 alphabet: auto (default), standard or url.",
+            DefaultValueFactory = _ => "auto",
+        }.AcceptOnlyFromAmong("auto", "standard", "url");
         var command = new Command("from-base64", "Decode base64 (or base64url) text and print the JSON it holds, after checking it is well-formed.") { file, alphabet };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -183,7 +183,7 @@ internal static class JsonCommands
                 using var decoded = new PooledBufferWriter(64 * 1024);
                 try
                 {
-                    await using var base64 = new Base64DecodingStream(stream, parsed.GetValue(alphabet), leaveOpen: true);
+                    await using var base64 = new Base64DecodingStream(stream, Enum.Parse<Base64Alphabet>(parsed.GetValue(alphabet)!, ignoreCase: true), leaveOpen: true);
                     int read;
                     while ((read = await base64.ReadAsync(decoded.GetMemory(16 * 1024), cancellationToken)) > 0)
                     {

@@ -106,18 +106,8 @@ internal static class NbtCommands
     {
         var region = new Command("region", "List, read, write and delete the chunks of an Anvil region file.");
         var file = new Argument<string>("file") { Description = "The region file (r.X.Z.mca)." };
-        var x = new Argument<int>("x") { Description = "The chunk's x within the region, 0 to 31." };
-        var z = new Argument<int>("z") { Description = "The chunk's z within the region, 0 to 31." };
-        foreach (var coordinate in new[] { x, z })
-        {
-            coordinate.Validators.Add(result =>
-            {
-                if (result.Tokens is [var token] && int.TryParse(token.Value, CultureInfo.InvariantCulture, out var value) && value is < 0 or > 31)
-                {
-                    result.AddError($"{result.Argument.Name} must be between 0 and 31.");
-                }
-            });
-        }
+        var x = CliOptions.WholeNumberArgument("x", "The chunk's x within the region, 0 to 31.", 0, 31);
+        var z = CliOptions.WholeNumberArgument("z", "The chunk's z within the region, 0 to 31.", 0, 31);
 
         var list = new Command("list", "List the chunks: x, z, compression, stored bytes, timestamp.") { file };
         list.SetAction(async (parsed, cancellationToken) =>
