@@ -12,14 +12,14 @@ var options = new ParallelOperatorOptions
 {
     MaxDegreeOfParallelism = 8,
     Ordered = true,
-    PerItemTimeout = TimeSpan.FromSeconds(2),
+    PerAttemptTimeout = TimeSpan.FromSeconds(2),
     Retry = new RetryOptions
     {
-        MaxRetries = 4,
-        Backoff = BackoffType.ExponentialJitter,
-        BaseDelay = TimeSpan.FromMilliseconds(50),
+        MaxRetryAttempts = 4,
+        BackoffType = BackoffType.ExponentialJitter,
+        Delay = TimeSpan.FromMilliseconds(50),
         // An open circuit is transient too: the item waits out the break instead of failing at once.
-        IsTransient = static e => e is HttpRequestException or TimeoutException or CircuitOpenException,
+        ShouldHandle = static e => e is HttpRequestException or TimeoutException or CircuitOpenException,
     },
     CircuitBreaker = new CircuitBreakerOptions { ConsecutiveFailures = 5, BreakDuration = TimeSpan.FromMilliseconds(200) },
     RateLimit = new RateLimitOptions { PermitsPerPeriod = 100, Period = TimeSpan.FromSeconds(1) },

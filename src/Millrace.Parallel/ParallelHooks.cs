@@ -8,7 +8,7 @@ namespace Millrace.Parallel;
 /// A hook that throws is ignored (and counted in <c>millrace.parallel.hook.errors</c>) unless
 /// <see cref="PropagateExceptions"/> is set, in which case the run stops and throws that exception.
 /// </summary>
-public sealed class ParallelHooks
+public sealed record ParallelHooks
 {
     /// <summary>Gets the callback invoked with an item's index before its first attempt.</summary>
     public Action<long>? OnStart { get; init; }

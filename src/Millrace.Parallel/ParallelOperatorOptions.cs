@@ -10,26 +10,29 @@ namespace Millrace.Parallel;
 
 /// <summary>
 /// How a parallel operator runs: its concurrency, ordering, error mode and the resilience features it
-/// uses. Every property is init-only, so one instance can be shared by concurrent runs; every feature is
-/// off (<see langword="null"/>) unless set, and a feature that is off costs nothing per item.
+/// uses. A record whose properties are all init-only, so one instance can be shared by concurrent runs and a
+/// variant is one expression (<c>options with { Ordered = true }</c>); every feature is off (<see langword="null"/>)
+/// unless set, and a feature that is off costs nothing per item. Defaults are documented in <see cref="ParallelOperatorConstants"/>
+/// and each feature's <c>…Constants</c> class; <see cref="Validate"/> reports every invalid option at once.
 /// </summary>
-public sealed class ParallelOperatorOptions
+public sealed record ParallelOperatorOptions
 {
     /// <summary>Gets the options every operator uses when it is given none.</summary>
     public static ParallelOperatorOptions Default { get; } = new();
 
     /// <summary>Gets the maximum number of items processed at once.</summary>
     /// <value>
-    /// Default: <see cref="ParallelDefaults.MaxDegreeOfParallelism"/>. Must be at least 1; <see cref="int.MaxValue"/> means
-    /// no limit. A run starts workers only as it takes items, so a large limit costs nothing for a short source.
+    /// Default: <see cref="ParallelOperatorConstants.MaxDegreeOfParallelism"/>. At least 1, or <see cref="ParallelOperatorConstants.Unlimited"/>
+    /// (-1, as in <c>Parallel.ForEachAsync</c>) for no limit, the same as <see cref="int.MaxValue"/>. A run starts workers
+    /// only as it takes items, so a large limit costs nothing for a short source.
     /// </value>
-    public int MaxDegreeOfParallelism { get; init; } = ParallelDefaults.MaxDegreeOfParallelism;
+    public int MaxDegreeOfParallelism { get; init; } = ParallelOperatorConstants.MaxDegreeOfParallelism;
 
     /// <summary>
     /// Gets how many items of an asynchronous source may be read ahead of the workers. Synchronous sources
     /// are read by the workers themselves, one item at a time, and never ahead.
     /// </summary>
-    /// <value>Default <see langword="null"/>: <see cref="ParallelDefaults.InputBufferPerWorker"/> per worker.</value>
+    /// <value>Default <see langword="null"/>: <see cref="ParallelOperatorConstants.InputBufferPerWorker"/> per worker.</value>
     public int? InputBufferSize { get; init; }
 
     /// <summary>Gets a value indicating whether results keep the order of their source items.</summary>
@@ -41,24 +44,40 @@ public sealed class ParallelOperatorOptions
     /// read yet and the newest item it starts. It bounds the reorder buffer of an ordered stream (one slow
     /// item holds back at most this many results) and the results waiting for a slow consumer.
     /// </summary>
-    /// <value>Default <see langword="null"/>: <see cref="ParallelDefaults.OrderingWindowPerWorker"/> per worker.</value>
+    /// <value>Default <see langword="null"/>: <see cref="ParallelOperatorConstants.OrderingWindowPerWorker"/> per worker.</value>
     public int? OrderingWindow { get; init; }
 
-    /// <summary>Gets how long one attempt at an item may take before it is cancelled and fails with a <see cref="TimeoutException"/>.</summary>
-    /// <value>Default <see langword="null"/>: no timeout.</value>
-    public TimeSpan? PerItemTimeout { get; init; }
+    /// <summary>
+    /// Gets how long one attempt at an item may take before it is cancelled and fails with a <see cref="TimeoutException"/>.
+    /// Each retry gets a fresh timeout, as a Polly timeout strategy placed inside a retry strategy does.
+    /// </summary>
+    /// <value>Default <see langword="null"/>: no timeout. Positive.</value>
+    public TimeSpan? PerAttemptTimeout { get; init; }
+
+    /// <summary>Gets the per-attempt timeout under its 0.1 name, which suggested it bounded an item's retries too.</summary>
+    /// <value>The same value as <see cref="PerAttemptTimeout"/>.</value>
+    [Obsolete("Renamed PerAttemptTimeout: the timeout applies to each attempt, retries included, not to the item as a whole.")]
+    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+    public TimeSpan? PerItemTimeout { get => PerAttemptTimeout; init => PerAttemptTimeout = value; }
 
     /// <summary>Gets what happens when an item fails.</summary>
-    /// <value>Default: <see cref="ParallelDefaults.ErrorMode"/>.</value>
-    public ErrorMode ErrorMode { get; init; } = ParallelDefaults.ErrorMode;
+    /// <value>Default: <see cref="ParallelOperatorConstants.ErrorMode"/>.</value>
+    public ErrorMode ErrorMode { get; init; } = ParallelOperatorConstants.ErrorMode;
 
     /// <summary>Gets the retry policy for failed items.</summary>
     /// <value>Default <see langword="null"/>: no retries.</value>
     public RetryOptions? Retry { get; init; }
 
-    /// <summary>Gets the circuit breaker shared by every item of a run.</summary>
+    /// <summary>Gets the circuit breaker shared by every item of a run; each run gets its own (see <see cref="SharedCircuitBreaker"/>).</summary>
     /// <value>Default <see langword="null"/>: no breaker.</value>
     public CircuitBreakerOptions? CircuitBreaker { get; init; }
+
+    /// <summary>
+    /// Gets a circuit breaker shared with other runs, so failures seen by one run open the circuit for all. Set this or
+    /// <see cref="CircuitBreaker"/>, not both.
+    /// </summary>
+    /// <value>Default <see langword="null"/>: no shared breaker.</value>
+    public SharedCircuitBreaker? SharedCircuitBreaker { get; init; }
 
     /// <summary>Gets the token-bucket rate limit that every attempt, retries included, must pass.</summary>
     /// <value>Default <see langword="null"/>: no rate limit.</value>
@@ -91,24 +110,22 @@ public sealed class ParallelOperatorOptions
     /// <value>Default: <see cref="TimeProvider.System"/>. Tests pass a fake clock so nothing really sleeps.</value>
     public TimeProvider TimeProvider { get; init; } = TimeProvider.System;
 
-    private volatile bool _validated;
-
     // Saturating: a limit of int.MaxValue means "unbounded", not an overflow; the buffers behind these grow on demand.
-    internal int EffectiveInputBufferSize => InputBufferSize ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelDefaults.InputBufferPerWorker);
+    internal int EffectiveInputBufferSize => InputBufferSize ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelOperatorConstants.InputBufferPerWorker);
 
-    internal int EffectiveOrderingWindow => OrderingWindow ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelDefaults.OrderingWindowPerWorker);
+    internal int EffectiveOrderingWindow => OrderingWindow ?? (int)Math.Min(int.MaxValue, (long)WorkerLimit * ParallelOperatorConstants.OrderingWindowPerWorker);
 
     /// <summary>Gets the most workers a run can use: the adaptive maximum when adaptive concurrency is on.</summary>
-    internal int WorkerLimit => AdaptiveConcurrency?.MaxLimit ?? MaxDegreeOfParallelism;
+    internal int WorkerLimit => AdaptiveConcurrency?.MaxLimit ?? (MaxDegreeOfParallelism == ParallelOperatorConstants.Unlimited ? int.MaxValue : MaxDegreeOfParallelism);
 
     /// <summary>Checks every option and reports all the problems at once.</summary>
     /// <exception cref="ArgumentException">One or more options are invalid; the message lists each.</exception>
     public void Validate()
     {
         var errors = new List<string>();
-        if (MaxDegreeOfParallelism < 1)
+        if (MaxDegreeOfParallelism is < 1 and not ParallelOperatorConstants.Unlimited)
         {
-            errors.Add(Describe(nameof(MaxDegreeOfParallelism), "must be at least 1", MaxDegreeOfParallelism));
+            errors.Add(Describe(nameof(MaxDegreeOfParallelism), "must be at least 1, or -1 for no limit", MaxDegreeOfParallelism));
         }
 
         if (InputBufferSize is < 1)
@@ -121,9 +138,9 @@ public sealed class ParallelOperatorOptions
             errors.Add(Describe(nameof(OrderingWindow), "must be at least 1", OrderingWindow));
         }
 
-        if (PerItemTimeout is { } timeout && timeout <= TimeSpan.Zero)
+        if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
-            errors.Add(Describe(nameof(PerItemTimeout), "must be positive", timeout));
+            errors.Add(Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
         }
 
         if (!Enum.IsDefined(ErrorMode))
@@ -136,11 +153,23 @@ public sealed class ParallelOperatorOptions
             errors.Add($"{nameof(TimeProvider)} is required.");
         }
 
+        if (CircuitBreaker is not null && SharedCircuitBreaker is not null)
+        {
+            errors.Add($"Set {nameof(CircuitBreaker)} or {nameof(SharedCircuitBreaker)}, not both.");
+        }
+
         Retry?.Validate(errors);
         CircuitBreaker?.Validate(errors);
         RateLimit?.Validate(errors);
         AdaptiveConcurrency?.Validate(errors);
         Progress?.Validate(errors);
+        ThrowIfInvalid(errors);
+    }
+
+    /// <summary>Throws one exception listing every problem, when there are any.</summary>
+    /// <param name="errors">The problems found.</param>
+    internal static void ThrowIfInvalid(List<string> errors)
+    {
         if (errors.Count > 0)
         {
             var message = new StringBuilder("Invalid parallel operator options:");
@@ -153,15 +182,12 @@ public sealed class ParallelOperatorOptions
         }
     }
 
-    /// <summary>Validates once per instance: every property is init-only, so a valid instance stays valid.</summary>
-    internal void EnsureValid()
-    {
-        if (!_validated)
-        {
-            Validate();
-            _validated = true;
-        }
-    }
+    /// <summary>
+    /// Validates at every operator call. Not cached on the instance: a record's <c>with</c> copies its fields, so a
+    /// cached "valid" flag would vouch for a copy whose changed properties were never checked. The check is a few
+    /// comparisons per call, never per item.
+    /// </summary>
+    internal void EnsureValid() => Validate();
 
     internal static string Describe(string name, string rule, object? actual) =>
         string.Create(CultureInfo.InvariantCulture, $"{name} {rule} (was {actual}).");

@@ -28,7 +28,7 @@ public class ErrorHandlingBenchmarks
         MaxDegreeOfParallelism = Dop,
         Metrics = false,
         ErrorMode = mode,
-        Retry = backoff is { } type ? new RetryOptions { MaxRetries = 3, Backoff = type, BaseDelay = BaseDelay } : null,
+        Retry = backoff is { } type ? new RetryOptions { MaxRetryAttempts = 3, BackoffType = type, Delay = BaseDelay } : null,
     };
 
     private readonly ParallelOperatorOptions _noRetries = Options();

@@ -14,7 +14,7 @@ namespace Millrace.Parallel.Adaptive;
 /// included) rises 10 points above the long-run ratio or reaches one half multiplies the limit by <see cref="BackoffRatio"/>.
 /// The limit never goes below <see cref="MinLimit"/> or above <see cref="MaxLimit"/>.
 /// </summary>
-public sealed class AdaptiveConcurrencyOptions
+public sealed record AdaptiveConcurrencyOptions
 {
     /// <summary>Gets the lowest limit.</summary>
     /// <value>Default <see cref="AdaptiveConcurrencyConstants.MinLimit"/>. At least 1.</value>

@@ -5,7 +5,7 @@ namespace Millrace.Parallel.CircuitBreaker;
 /// consecutive failed attempts, or, when <see cref="FailureRatio"/> is set, when the failed share of the
 /// attempts in the last <see cref="SamplingDuration"/> reaches it (given <see cref="MinimumThroughput"/> attempts).
 /// </summary>
-public sealed class CircuitBreakerOptions
+public sealed record CircuitBreakerOptions
 {
     /// <summary>Gets the number of consecutive failed attempts that opens the circuit, when <see cref="FailureRatio"/> is not set.</summary>
     /// <value>Default <see cref="CircuitBreakerConstants.ConsecutiveFailures"/>. At least 1.</value>

@@ -1,7 +1,8 @@
 namespace Millrace.Parallel.CircuitBreaker;
 
 /// <summary>
-/// The state machine behind <see cref="CircuitBreakerOptions"/>: one per run, shared by its workers. The
+/// The circuit-breaker step of the pipeline: the state machine behind <see cref="CircuitBreakerOptions"/>, one per run
+/// and shared by its workers, or one per <see cref="SharedCircuitBreaker"/> and shared by every run given it. The
 /// closed state's success path is a volatile read when no failure is pending; everything else takes a lock.
 /// </summary>
 internal sealed class CircuitController
@@ -10,7 +11,7 @@ internal sealed class CircuitController
 
     private readonly CircuitBreakerOptions _options;
     private readonly TimeProvider _time;
-    private readonly Action<CircuitStateChange> _onChange;
+    private Action<CircuitStateChange>? _onChange;
     private readonly Lock _gate = new();
     private readonly long _breakTicks;
     private readonly long _bucketTicks;
@@ -22,11 +23,10 @@ internal sealed class CircuitController
     private int _probesInFlight;
     private long _openUntil;
 
-    public CircuitController(CircuitBreakerOptions options, TimeProvider time, Action<CircuitStateChange> onChange)
+    public CircuitController(CircuitBreakerOptions options, TimeProvider time)
     {
         _options = options;
         _time = time;
-        _onChange = onChange;
         _breakTicks = ToTimestampTicks(options.BreakDuration, time);
         if (options.FailureRatio is not null)
         {
@@ -39,6 +39,30 @@ internal sealed class CircuitController
     }
 
     public CircuitState State => (CircuitState)Volatile.Read(ref _state);
+
+    /// <summary>Adds a listener for state changes: each run using the breaker adds its own for its hooks and metrics.</summary>
+    /// <param name="listener">The listener; remove the same instance with <see cref="Unsubscribe"/>.</param>
+    public void Subscribe(Action<CircuitStateChange> listener)
+    {
+        Action<CircuitStateChange>? current;
+        do
+        {
+            current = Volatile.Read(ref _onChange);
+        }
+        while (Interlocked.CompareExchange(ref _onChange, (Action<CircuitStateChange>)Delegate.Combine(current, listener), current) != current);
+    }
+
+    /// <summary>Removes a listener added by <see cref="Subscribe"/>.</summary>
+    /// <param name="listener">The listener.</param>
+    public void Unsubscribe(Action<CircuitStateChange> listener)
+    {
+        Action<CircuitStateChange>? current;
+        do
+        {
+            current = Volatile.Read(ref _onChange);
+        }
+        while (Interlocked.CompareExchange(ref _onChange, (Action<CircuitStateChange>?)Delegate.Remove(current, listener), current) != current);
+    }
 
     /// <summary>Asks to run an attempt.</summary>
     /// <param name="isProbe">Whether the attempt is a half-open probe whose outcome decides the state.</param>
@@ -231,7 +255,7 @@ internal sealed class CircuitController
     {
         if (change is { } value)
         {
-            _onChange(value);
+            Volatile.Read(ref _onChange)?.Invoke(value);
         }
     }
 }

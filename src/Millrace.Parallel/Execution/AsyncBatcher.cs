@@ -13,8 +13,8 @@ internal static class AsyncBatcher
     /// <param name="maxWait">The longest a partial batch waits for more items, if any.</param>
     /// <param name="time">The clock for <paramref name="maxWait"/>.</param>
     /// <param name="cancellationToken">Stops the batching.</param>
-    /// <returns>The batches.</returns>
-    public static async IAsyncEnumerable<T[]> BatchAsync<T>(
+    /// <returns>The batches, each with the source index of its first item.</returns>
+    public static async IAsyncEnumerable<IndexedBatch<T>> BatchAsync<T>(
         IAsyncEnumerable<T> source,
         int size,
         TimeSpan? maxWait,
@@ -24,6 +24,7 @@ internal static class AsyncBatcher
         var batch = new List<T>(size);
         var enumerator = source.GetAsyncEnumerator(cancellationToken);
         Task<bool>? pending = null;
+        long firstIndex = 0;
         try
         {
             long firstItemAt = 0;
@@ -43,7 +44,8 @@ internal static class AsyncBatcher
 
                     if (!pending.IsCompleted)
                     {
-                        yield return [.. batch];
+                        yield return new IndexedBatch<T>([.. batch], firstIndex);
+                        firstIndex += batch.Count;
                         batch.Clear();
                         continue;
                     }
@@ -64,14 +66,15 @@ internal static class AsyncBatcher
                 batch.Add(enumerator.Current);
                 if (batch.Count == size)
                 {
-                    yield return [.. batch];
+                    yield return new IndexedBatch<T>([.. batch], firstIndex);
+                    firstIndex += batch.Count;
                     batch.Clear();
                 }
             }
 
             if (batch.Count > 0)
             {
-                yield return [.. batch];
+                yield return new IndexedBatch<T>([.. batch], firstIndex);
             }
         }
         finally

@@ -1,41 +1,57 @@
 using System.Collections.Concurrent;
-using System.Diagnostics.Metrics;
-using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
-using System.Threading.RateLimiting;
 using Millrace.Parallel.Adaptive;
 using Millrace.Parallel.CircuitBreaker;
+using Millrace.Parallel.Fallback;
 using Millrace.Parallel.Metrics;
 using Millrace.Parallel.Progress;
 using Millrace.Parallel.RateLimit;
 using Millrace.Parallel.Retry;
+using Millrace.Parallel.Timeouts;
 
 namespace Millrace.Parallel.Execution;
 
 /// <summary>
-/// One run of an operator: long-lived workers, started one per item taken up to the limit, that each take an item, run it through the
-/// enabled features (rate limit, circuit breaker, timeout, retries, fallback), and hand its outcome to the
-/// sink. A feature that is off is a null field and costs a null check; the per-item core uses a pooling
-/// async builder, so an item that completes asynchronously allocates nothing of its own.
+/// One run of an operator: long-lived workers, started one per item taken up to the limit, that each take an item, pass it
+/// through the enabled feature strategies, and hand its outcome to the sink. Each feature's runtime lives in its own folder
+/// (<see cref="AdaptiveConcurrencyLimiter"/>, <see cref="RetryStrategy"/>, <see cref="RateLimitStrategy"/>,
+/// <see cref="CircuitController"/>, <see cref="TimeoutStrategy"/>, <see cref="FallbackStrategy{TSource, TResult}"/>,
+/// <see cref="ProgressReporter"/>, <see cref="RunMetrics"/>); this class only composes them, always in this order, outermost first:
+/// <list type="number">
+/// <item>adaptive concurrency admits the item (with the sink's room, before the item is taken from the source);</item>
+/// <item>fallback replaces the failure of an item whose attempts are exhausted;</item>
+/// <item>retry runs the attempts below again, with backoff, while <see cref="RetryOptions.ShouldHandle"/> says so;</item>
+/// <item>rate limit: each attempt takes a lease and holds it until the attempt ends;</item>
+/// <item>circuit breaker: each attempt asks the breaker, and reports its outcome to it;</item>
+/// <item>timeout: each attempt gets its own deadline;</item>
+/// <item>the caller's body.</item>
+/// </list>
+/// Progress, metrics and hooks observe every step. It is Polly's recommended order (fallback, retry, breaker, timeout), with
+/// the rate limit inside the retry so that retries pay for their permits too. Unlike Polly's pipeline, the steps are not
+/// nested callbacks but calls from one pooled async method, <see cref="ProcessAsync"/>, so an item costs one state machine
+/// whatever is on, and a feature that is off is a null field and costs a null check. Split by concern: this file starts and
+/// stops the run and its workers, <c>ParallelRun.Pipeline.cs</c> composes the strategies for one item, and
+/// <c>ParallelRun.Outcomes.cs</c> reports how each item ended to the sink, the error mode, progress, metrics and hooks.
 /// </summary>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "ExecuteAsync, which every run calls exactly once, disposes them in its finally block.")]
-internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
+internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
 {
     private readonly ParallelOperatorOptions _options;
     private readonly Func<TSource, CancellationToken, ValueTask<TResult>> _body;
-    private readonly Func<TSource, Exception, TResult>? _fallback;
+    private readonly FallbackStrategy<TSource, TResult>? _fallback;
     private readonly ResultSink<TResult> _sink;
     private readonly bool _deliverFailures;
     private readonly CancellationToken _callerToken;
     private readonly CancellationTokenSource _stop;
     private readonly TimeProvider _time;
     private readonly ParallelHooks? _hooks;
-    private readonly RetryOptions? _retry;
-    private readonly bool _metrics;
-    private readonly KeyValuePair<string, object?> _tag;
+    private readonly RetryStrategy? _retry;
+    private readonly TimeoutStrategy? _timeout;
+    private readonly RunMetrics? _metrics;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private CircuitController? _circuit;
-    private RateLimitGate? _rateLimit;
+    private Action<CircuitStateChange>? _circuitListener;
+    private RateLimitStrategy? _rateLimit;
     private AdaptiveConcurrencyLimiter? _adaptive;
     private ProgressReporter? _progress;
     private ExceptionDispatchInfo? _fatal;
@@ -61,16 +77,16 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
     {
         _options = options;
         _body = body;
-        _fallback = fallback;
+        _fallback = fallback is null ? null : new FallbackStrategy<TSource, TResult>(fallback);
         _sink = sink;
         _deliverFailures = deliverFailures;
         _callerToken = cancellationToken;
         _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         _time = options.TimeProvider;
         _hooks = options.Hooks;
-        _retry = options.Retry is { MaxRetries: > 0 } retry ? retry : null;
-        _metrics = options.Metrics;
-        _tag = new KeyValuePair<string, object?>(ParallelInstruments.OperationTag, options.OperationName ?? ParallelInstruments.UnnamedOperation);
+        _retry = options.Retry is { MaxRetryAttempts: > 0 } retry ? new RetryStrategy(retry, _time) : null;
+        _timeout = options.PerAttemptTimeout is { } timeout ? new TimeoutStrategy(timeout, _time) : null;
+        _metrics = options.Metrics ? new RunMetrics(options.OperationName) : null;
     }
 
     /// <summary>Stops the run: no item starts after this, and the items in flight see cancellation.</summary>
@@ -99,6 +115,11 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
             StopWorkers();
             await source.StopAsync().ConfigureAwait(false);
             _progress?.Finish();
+            if (_circuitListener is not null)
+            {
+                _circuit!.Unsubscribe(_circuitListener);
+            }
+
             _rateLimit?.Dispose();
             _adaptive?.Dispose();
             _sink.Complete();
@@ -119,24 +140,28 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
 
     void IRunFeedback.OnUnstarted(long index) => OnCancelled(index);
 
-    void IRunFeedback.OnQueueDepthChanged(int delta) => Record(ParallelMeter.QueueDepth, delta);
+    void IRunFeedback.OnQueueDepthChanged(int delta) => _metrics?.Add(ParallelMeter.QueueDepth, delta);
 
     private void StartFeatures(long? count)
     {
-        if (_options.CircuitBreaker is { } breaker)
+        _circuit = _options.SharedCircuitBreaker?.Controller
+            ?? (_options.CircuitBreaker is { } breaker ? new CircuitController(breaker, _time) : null);
+        if (_circuit is not null)
         {
-            _circuit = new CircuitController(breaker, _time, OnCircuitStateChange);
+            // Unsubscribed when the run ends, so a shared breaker does not keep reporting to finished runs.
+            _circuitListener = OnCircuitStateChange;
+            _circuit.Subscribe(_circuitListener);
         }
 
         if (_options.RateLimit is { } rateLimit)
         {
-            _rateLimit = new RateLimitGate(rateLimit, _time);
+            _rateLimit = new RateLimitStrategy(rateLimit, _time);
         }
 
         if (_options.AdaptiveConcurrency is { } adaptive)
         {
-            _adaptive = new AdaptiveConcurrencyLimiter(adaptive, _options.WorkerLimit, limit => Gauge(ParallelMeter.ConcurrencyLimit, limit));
-            Gauge(ParallelMeter.ConcurrencyLimit, _adaptive.Limit);
+            _adaptive = new AdaptiveConcurrencyLimiter(adaptive, _options.WorkerLimit, limit => _metrics?.Record(ParallelMeter.ConcurrencyLimit, limit));
+            _metrics?.Record(ParallelMeter.ConcurrencyLimit, _adaptive.Limit);
         }
 
         if (_options.Progress is { } progress)
@@ -187,11 +212,11 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
                 }
 
                 SpawnWorker();
-                var timed = _adaptive is not null || _hooks?.OnComplete is not null || (_metrics && ParallelMeter.Duration.Enabled);
+                var timed = _adaptive is not null || _hooks?.OnComplete is not null || (_metrics is not null && RunMetrics.DurationEnabled);
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
                 var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
-                Finish(outcome, timed ? _time.GetTimestamp() - startedAt : 0);
+                Finish(outcome, next.Item, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
         catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -251,204 +276,6 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         _sink.ReturnRoom();
     }
 
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<ItemOutcome<TResult>> ProcessAsync(TSource item, long index, CancellationToken token)
-    {
-        var retries = 0;
-        var previousDelay = TimeSpan.Zero;
-        while (true)
-        {
-            Exception error;
-            RateLimitLease? lease = null;
-            if (_rateLimit is not null)
-            {
-                try
-                {
-                    lease = await _rateLimit.AcquireAsync(token).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException) when (token.IsCancellationRequested)
-                {
-                    return ItemOutcome<TResult>.Cancelled(index);
-                }
-            }
-
-            // The lease is held for the whole attempt, as Polly's rate-limiter strategy holds it, so a caller's
-            // ConcurrencyLimiter bounds the bodies running; it is released before a backoff delay.
-            var isProbe = false;
-            if (lease is { IsAcquired: false })
-            {
-                lease.Dispose();
-                error = new RateLimitRejectedException();
-            }
-            else if (_circuit is not null && !_circuit.TryEnter(out isProbe, out var retryAfter))
-            {
-                lease?.Dispose();
-                error = new CircuitOpenException(retryAfter);
-            }
-            else
-            {
-                try
-                {
-                    var value = _options.PerItemTimeout is { } timeout
-                        ? await InvokeWithTimeoutAsync(item, index, timeout, token).ConfigureAwait(false)
-                        : await _body(item, token).ConfigureAwait(false);
-                    _circuit?.OnSuccess(isProbe);
-                    return ItemOutcome<TResult>.Success(index, value);
-                }
-#pragma warning disable CA1031 // The item's exception is its outcome; the error mode decides whether it is thrown.
-                catch (Exception exception)
-#pragma warning restore CA1031
-                {
-                    error = exception;
-                }
-                finally
-                {
-                    lease?.Dispose();
-                }
-
-                _circuit?.OnFailure(isProbe, error);
-                if (error is OperationCanceledException && token.IsCancellationRequested)
-                {
-                    return ItemOutcome<TResult>.Cancelled(index);
-                }
-            }
-
-            if (_retry is not null && retries < _retry.MaxRetries && _retry.ShouldRetry(error))
-            {
-                var delay = BackoffCalculator.NextDelay(_retry, retries, ref previousDelay);
-                retries++;
-                OnRetry(new RetryArguments(index, retries, delay, error));
-                if (delay > TimeSpan.Zero)
-                {
-                    try
-                    {
-                        await Task.Delay(delay, _time, token).ConfigureAwait(false);
-                    }
-                    catch (OperationCanceledException) when (token.IsCancellationRequested)
-                    {
-                        return ItemOutcome<TResult>.Cancelled(index);
-                    }
-                }
-
-                continue;
-            }
-
-            if (_fallback is not null)
-            {
-                try
-                {
-                    return ItemOutcome<TResult>.Success(index, _fallback(item, error));
-                }
-#pragma warning disable CA1031 // A throwing fallback makes the item fail with the fallback's exception.
-                catch (Exception fallbackError)
-#pragma warning restore CA1031
-                {
-                    error = fallbackError;
-                }
-            }
-
-            return ItemOutcome<TResult>.Failure(index, error);
-        }
-    }
-
-    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    private async ValueTask<TResult> InvokeWithTimeoutAsync(TSource item, long index, TimeSpan timeout, CancellationToken token)
-    {
-        using var deadline = new CancellationTokenSource(timeout, _time);
-        using var link = token.UnsafeRegister(static state => ((CancellationTokenSource)state!).Cancel(), deadline);
-        try
-        {
-            return await _body(item, deadline.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException exception) when (deadline.IsCancellationRequested && !token.IsCancellationRequested)
-        {
-            throw new TimeoutException($"Item {index} did not finish within {timeout}.", exception);
-        }
-    }
-
-    private void OnStarted(long index)
-    {
-        Record(ParallelMeter.Started, 1);
-        Record(ParallelMeter.InFlight, 1);
-        _progress?.OnStarted();
-        Invoke(_hooks?.OnStart, index);
-    }
-
-    private void Finish(in ItemOutcome<TResult> outcome, long elapsedTicks)
-    {
-        _adaptive?.Complete(elapsedTicks, outcome.Kind == OutcomeKind.Failure);
-        Record(ParallelMeter.InFlight, -1);
-        switch (outcome.Kind)
-        {
-            case OutcomeKind.Success:
-                Record(ParallelMeter.Completed, 1);
-                if (elapsedTicks != 0 && _metrics && ParallelMeter.Duration.Enabled)
-                {
-                    ParallelMeter.Duration.Record(elapsedTicks / (double)_time.TimestampFrequency, _tag);
-                }
-
-                _progress?.OnCompleted();
-                Invoke(_hooks?.OnComplete, new ItemCompleted(outcome.Index, TimeSpan.FromSeconds(elapsedTicks / (double)_time.TimestampFrequency)));
-                _sink.Accept(outcome);
-                break;
-            case OutcomeKind.Failure:
-                OnFailed(outcome);
-                break;
-            default:
-                OnCancelled(outcome.Index);
-                _sink.Skip(outcome.Index);
-                break;
-        }
-    }
-
-    private void OnFailed(in ItemOutcome<TResult> outcome)
-    {
-        Record(ParallelMeter.Failed, 1);
-        _progress?.OnFailed();
-        if (_deliverFailures)
-        {
-            Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
-            _sink.Accept(outcome);
-            return;
-        }
-
-        // The mode acts before the hook runs, so a fail-fast run has stopped taking items by the time anyone hears of the failure.
-        if (_options.ErrorMode == ErrorMode.FailFast)
-        {
-            // Not skipped: an ordered stream must not move past the failed item and deliver later results.
-            Fail(outcome.Exception!);
-            Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
-            return;
-        }
-
-        if (_options.ErrorMode == ErrorMode.CollectAndContinue)
-        {
-            LazyInitializer.EnsureInitialized(ref _failures).Enqueue(new ParallelItemFailure(outcome.Index, outcome.Exception!));
-        }
-
-        Invoke(_hooks?.OnError, new ItemFailed(outcome.Index, outcome.Exception!));
-        _sink.Skip(outcome.Index);
-    }
-
-    private void OnCancelled(long index)
-    {
-        Record(ParallelMeter.Cancelled, 1);
-        Invoke(_hooks?.OnCancel, index);
-    }
-
-    private void OnRetry(RetryArguments arguments)
-    {
-        Record(ParallelMeter.Retried, 1);
-        _progress?.OnRetry();
-        Invoke(_hooks?.OnRetry, arguments);
-    }
-
-    private void OnCircuitStateChange(CircuitStateChange change)
-    {
-        Gauge(ParallelMeter.CircuitState, (int)change.To);
-        Invoke(_hooks?.OnCircuitStateChange, change);
-    }
-
     /// <summary>Ends the run with <paramref name="exception"/>, unless it has already failed.</summary>
     private void Fail(Exception exception)
     {
@@ -467,60 +294,6 @@ internal sealed class ParallelRun<TSource, TResult> : IRunFeedback
         catch (ObjectDisposedException)
         {
             // The run has already ended; a late Cancel from a stream's consumer has nothing left to stop.
-        }
-    }
-
-    private void Invoke<T>(Action<T>? hook, T argument)
-    {
-        if (hook is null)
-        {
-            return;
-        }
-
-        try
-        {
-            hook(argument);
-        }
-#pragma warning disable CA1031 // Hook exceptions are the run's to ignore or propagate, never the worker's.
-        catch (Exception exception)
-#pragma warning restore CA1031
-        {
-            OnHookError(exception);
-        }
-    }
-
-    private void OnHookError(Exception exception)
-    {
-        if (_hooks?.PropagateExceptions == true)
-        {
-            Fail(exception);
-            return;
-        }
-
-        Record(ParallelMeter.HookErrors, 1);
-    }
-
-    private void Record(Counter<long> counter, long value)
-    {
-        if (_metrics && counter.Enabled)
-        {
-            counter.Add(value, _tag);
-        }
-    }
-
-    private void Record(UpDownCounter<long> counter, long value)
-    {
-        if (_metrics && counter.Enabled)
-        {
-            counter.Add(value, _tag);
-        }
-    }
-
-    private void Gauge(Gauge<int> gauge, int value)
-    {
-        if (_metrics && gauge.Enabled)
-        {
-            gauge.Record(value, _tag);
         }
     }
 }

@@ -4,7 +4,7 @@ namespace Millrace.Parallel.Progress;
 /// Periodic progress reports: one every <see cref="Interval"/> while the run lasts, and a final one when it
 /// ends. Reports come from a timer thread; <see cref="Reporter"/> may marshal them elsewhere, as <see cref="Progress{T}"/> does.
 /// </summary>
-public sealed class ProgressOptions
+public sealed record ProgressOptions
 {
     /// <summary>Gets the interval between reports.</summary>
     /// <value>Default <see cref="ProgressConstants.Interval"/>. Positive.</value>

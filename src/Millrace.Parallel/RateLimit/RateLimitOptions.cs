@@ -6,7 +6,7 @@ namespace Millrace.Parallel.RateLimit;
 /// waiting attempts are served in arrival order. Set <see cref="Limiter"/> instead to share any
 /// <see cref="System.Threading.RateLimiting.RateLimiter"/> between runs.
 /// </summary>
-public sealed class RateLimitOptions
+public sealed record RateLimitOptions
 {
     /// <summary>Gets the tokens added each period.</summary>
     /// <value>At least 1, unless <see cref="Limiter"/> is set.</value>

@@ -9,9 +9,9 @@ internal static class BackoffCalculator
     /// <param name="previous">The previous delay, for decorrelated jitter; updated to the returned delay.</param>
     public static TimeSpan NextDelay(RetryOptions options, int retry, ref TimeSpan previous)
     {
-        var baseTicks = (double)options.BaseDelay.Ticks;
+        var baseTicks = (double)options.Delay.Ticks;
         var maxTicks = (double)options.MaxDelay.Ticks;
-        var ticks = options.Backoff switch
+        var ticks = options.BackoffType switch
         {
             BackoffType.Constant => baseTicks,
             BackoffType.Linear => baseTicks * (retry + 1),

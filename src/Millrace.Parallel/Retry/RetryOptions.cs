@@ -1,58 +1,88 @@
 namespace Millrace.Parallel.Retry;
 
-/// <summary>Retries of failed items, with a backoff between attempts.</summary>
-public sealed class RetryOptions
+/// <summary>
+/// Retries of failed attempts, with a backoff between them. Names follow Polly's <c>RetryStrategyOptions</c>
+/// (<see cref="MaxRetryAttempts"/>, <see cref="BackoffType"/>, <see cref="Delay"/>, <see cref="MaxDelay"/>,
+/// <see cref="ShouldHandle"/>); the jittered backoffs are <see cref="Retry.BackoffType"/> values rather than a <c>UseJitter</c> flag.
+/// </summary>
+public sealed record RetryOptions
 {
     /// <summary>Gets the number of retries after the first attempt.</summary>
-    /// <value>Default <see cref="RetryConstants.MaxRetries"/>. Between 0 and 1,000.</value>
-    public int MaxRetries { get; init; } = RetryConstants.MaxRetries;
+    /// <value>Default <see cref="RetryConstants.MaxRetryAttempts"/>. Between 0 and 1,000.</value>
+    public int MaxRetryAttempts { get; init; } = RetryConstants.MaxRetryAttempts;
 
     /// <summary>Gets how delays grow from one retry to the next.</summary>
-    /// <value>Default <see cref="RetryConstants.Backoff"/>.</value>
-    public BackoffType Backoff { get; init; } = RetryConstants.Backoff;
+    /// <value>Default <see cref="RetryConstants.BackoffType"/>.</value>
+    public BackoffType BackoffType { get; init; } = RetryConstants.BackoffType;
 
     /// <summary>Gets the base delay of the backoff.</summary>
-    /// <value>Default <see cref="RetryConstants.BaseDelay"/>. Zero or positive.</value>
-    public TimeSpan BaseDelay { get; init; } = RetryConstants.BaseDelay;
+    /// <value>Default <see cref="RetryConstants.Delay"/>. Zero or positive.</value>
+    public TimeSpan Delay { get; init; } = RetryConstants.Delay;
 
     /// <summary>Gets the cap on any one delay.</summary>
-    /// <value>Default <see cref="RetryConstants.MaxDelay"/>. At least <see cref="BaseDelay"/>.</value>
+    /// <value>Default <see cref="RetryConstants.MaxDelay"/>. At least <see cref="Delay"/>.</value>
     public TimeSpan MaxDelay { get; init; } = RetryConstants.MaxDelay;
 
     /// <summary>
-    /// Gets the test of whether a failure is worth retrying. Per-item timeouts arrive as
-    /// <see cref="TimeoutException"/> and an open circuit as <see cref="CircuitBreaker.CircuitOpenException"/>.
+    /// Gets the test of whether a failure is worth retrying: the same name and shape as
+    /// <see cref="CircuitBreaker.CircuitBreakerOptions.ShouldHandle"/>. Per-attempt timeouts arrive as
+    /// <see cref="TimeoutException"/>, an open circuit as <see cref="CircuitBreaker.CircuitOpenException"/> and a refused
+    /// rate-limit lease as <see cref="RateLimit.RateLimitRejectedException"/>.
     /// </summary>
     /// <value>Default <see langword="null"/>: every exception except <see cref="OperationCanceledException"/>.</value>
-    public Func<Exception, bool>? IsTransient { get; init; }
+    public Func<Exception, bool>? ShouldHandle { get; init; }
 
     /// <summary>Gets the source of randomness for the jittered backoffs: a value in <c>[0, 1)</c>.</summary>
     /// <value>Default <see langword="null"/>: <see cref="Random.Shared"/>.</value>
     public Func<double>? Randomizer { get; init; }
 
+    /// <summary>Gets the number of retries under its 0.1 name.</summary>
+    /// <value>The same value as <see cref="MaxRetryAttempts"/>.</value>
+    [Obsolete("Renamed MaxRetryAttempts, Polly's name.")]
+    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+    public int MaxRetries { get => MaxRetryAttempts; init => MaxRetryAttempts = value; }
+
+    /// <summary>Gets the backoff under its 0.1 name.</summary>
+    /// <value>The same value as <see cref="BackoffType"/>.</value>
+    [Obsolete("Renamed BackoffType, Polly's name.")]
+    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+    public BackoffType Backoff { get => BackoffType; init => BackoffType = value; }
+
+    /// <summary>Gets the base delay under its 0.1 name.</summary>
+    /// <value>The same value as <see cref="Delay"/>.</value>
+    [Obsolete("Renamed Delay, Polly's name.")]
+    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+    public TimeSpan BaseDelay { get => Delay; init => Delay = value; }
+
+    /// <summary>Gets the retry test under its 0.1 name.</summary>
+    /// <value>The same value as <see cref="ShouldHandle"/>.</value>
+    [Obsolete("Renamed ShouldHandle, the name the circuit breaker and Polly use.")]
+    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+    public Func<Exception, bool>? IsTransient { get => ShouldHandle; init => ShouldHandle = value; }
+
     internal bool ShouldRetry(Exception exception) =>
-        IsTransient is { } isTransient ? isTransient(exception) : exception is not OperationCanceledException;
+        ShouldHandle is { } shouldHandle ? shouldHandle(exception) : exception is not OperationCanceledException;
 
     internal void Validate(List<string> errors)
     {
-        if (MaxRetries is < 0 or > 1000)
+        if (MaxRetryAttempts is < 0 or > 1000)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxRetries", "must be between 0 and 1000", MaxRetries));
+            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxRetryAttempts", "must be between 0 and 1000", MaxRetryAttempts));
         }
 
-        if (!Enum.IsDefined(Backoff))
+        if (!Enum.IsDefined(BackoffType))
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.Backoff", "is not a defined value", Backoff));
+            errors.Add(ParallelOperatorOptions.Describe("Retry.BackoffType", "is not a defined value", BackoffType));
         }
 
-        if (BaseDelay < TimeSpan.Zero)
+        if (Delay < TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.BaseDelay", "must not be negative", BaseDelay));
+            errors.Add(ParallelOperatorOptions.Describe("Retry.Delay", "must not be negative", Delay));
         }
 
-        if (MaxDelay < BaseDelay)
+        if (MaxDelay < Delay)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxDelay", "must be at least Retry.BaseDelay", MaxDelay));
+            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxDelay", "must be at least Retry.Delay", MaxDelay));
         }
     }
 }

@@ -9,7 +9,9 @@ public class CircuitBreakerTests
     {
         var time = new ManualTimeProvider();
         var changes = new ConcurrentQueue<CircuitStateChange>();
-        return (new CircuitController(options, time, changes.Enqueue), changes, time);
+        var controller = new CircuitController(options, time);
+        controller.Subscribe(changes.Enqueue);
+        return (controller, changes, time);
     }
 
     [Fact]

@@ -61,4 +61,41 @@ public class BatchTests
         Assert.Equal("3", enumerator.Current);
         Assert.False(await enumerator.MoveNextAsync());
     }
+
+    [Fact]
+    public async Task FailedBatches_AreReportedByTheirFirstItemsSourceIndex()
+    {
+        var failed = new System.Collections.Concurrent.ConcurrentQueue<long>();
+        var options = new ParallelOperatorOptions
+        {
+            ErrorMode = ErrorMode.CollectAndContinue,
+            Hooks = new ParallelHooks { OnError = f => failed.Enqueue(f.Index) },
+        };
+        ValueTask<int> FailOn20Or33(IReadOnlyList<int> batch, CancellationToken ct) =>
+            batch.Contains(20) || batch.Contains(33) ? throw new IOException() : ValueTask.FromResult(batch.Count);
+
+        var sync = await Assert.ThrowsAsync<ParallelAggregateException>(() => Enumerable.Range(0, 35).BatchParallelAsync(10, FailOn20Or33, options));
+        Assert.Equal([20L, 30L], sync.Failures.Select(f => f.Index));
+        Assert.Equal([20L, 30L], failed.Order());
+
+        var async = await Assert.ThrowsAsync<ParallelAggregateException>(() => new CountingSource(35).ItemsAsync().BatchParallelAsync(10, FailOn20Or33, options));
+        Assert.Equal([20L, 30L], async.Failures.Select(f => f.Index));
+    }
+
+    [Fact]
+    public async Task AsyncBatching_TakesOptionsPositionally_AsSynchronousBatchingDoes()
+    {
+        var options = new ParallelOperatorOptions { Ordered = true };
+        ValueTask<int> First(IReadOnlyList<int> batch, CancellationToken ct) => ValueTask.FromResult(batch[0]);
+        Assert.Equal(new[] { 0, 2, 4 }, await new CountingSource(5).ItemsAsync().BatchParallelAsync(2, First, options));
+        Assert.Equal(new[] { 0, 2, 4 }, await new CountingSource(5).ItemsAsync().BatchParallelAsync(2, First, TimeSpan.FromMinutes(1), options));
+        Assert.Equal(new[] { 0, 2, 4 }, await new CountingSource(5).ItemsAsync().BatchParallelAsync(2, First, maxWait: TimeSpan.FromMinutes(1), options: options));
+        var streamed = new List<int>();
+        await foreach (var first in new CountingSource(5).ItemsAsync().BatchParallelStreamAsync(2, First, options))
+        {
+            streamed.Add(first);
+        }
+
+        Assert.Equal([0, 2, 4], streamed);
+    }
 }

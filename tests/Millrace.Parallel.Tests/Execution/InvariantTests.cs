@@ -23,7 +23,7 @@ public class InvariantTests
         {
             MaxDegreeOfParallelism = 8,
             ErrorMode = ErrorMode.BestEffort,
-            Retry = new RetryOptions { MaxRetries = 2, BaseDelay = TimeSpan.Zero },
+            Retry = new RetryOptions { MaxRetryAttempts = 2, Delay = TimeSpan.Zero },
             Hooks = new ParallelHooks
             {
                 OnStart = i => Interlocked.Increment(ref started[i]),

@@ -48,7 +48,7 @@ public class MetricsTests
         {
             OperationName = Operation,
             ErrorMode = ErrorMode.BestEffort,
-            Retry = new RetryOptions { MaxRetries = 1, BaseDelay = TimeSpan.Zero },
+            Retry = new RetryOptions { MaxRetryAttempts = 1, Delay = TimeSpan.Zero },
         };
         await Enumerable.Range(0, 20).SelectParallelAsync(
             (x, ct) =>

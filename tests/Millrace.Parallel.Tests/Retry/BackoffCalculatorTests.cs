@@ -6,7 +6,7 @@ public class BackoffCalculatorTests
 {
     private static TimeSpan[] Delays(BackoffType type, double random = 0.5, int count = 5, int maxMs = 1000)
     {
-        var options = new RetryOptions { Backoff = type, BaseDelay = TimeSpan.FromMilliseconds(100), MaxDelay = TimeSpan.FromMilliseconds(maxMs), Randomizer = () => random };
+        var options = new RetryOptions { BackoffType = type, Delay = TimeSpan.FromMilliseconds(100), MaxDelay = TimeSpan.FromMilliseconds(maxMs), Randomizer = () => random };
         var previous = TimeSpan.Zero;
         return [.. Enumerable.Range(0, count).Select(i => BackoffCalculator.NextDelay(options, i, ref previous))];
     }

@@ -14,7 +14,7 @@ public class RetryTests
         var options = new ParallelOperatorOptions
         {
             TimeProvider = time,
-            Retry = new RetryOptions { MaxRetries = 3, Backoff = BackoffType.Exponential, BaseDelay = TimeSpan.FromMilliseconds(100) },
+            Retry = new RetryOptions { MaxRetryAttempts = 3, BackoffType = BackoffType.Exponential, Delay = TimeSpan.FromMilliseconds(100) },
             Hooks = new ParallelHooks { OnRetry = retries.Enqueue },
         };
         var start = time.GetUtcNow();
@@ -36,7 +36,7 @@ public class RetryTests
         var attempts = 0;
         var options = new ParallelOperatorOptions
         {
-            Retry = new RetryOptions { MaxRetries = 5, BaseDelay = TimeSpan.Zero, IsTransient = e => e is IOException },
+            Retry = new RetryOptions { MaxRetryAttempts = 5, Delay = TimeSpan.Zero, ShouldHandle = e => e is IOException },
         };
         await Assert.ThrowsAsync<FormatException>(() => new[] { 1 }.SelectParallelAsync<int, int>(
             (x, ct) =>
@@ -52,7 +52,7 @@ public class RetryTests
     public async Task Fallback_ReplacesAnItemWhoseRetriesAreExhausted()
     {
         var attempts = 0;
-        var options = new ParallelOperatorOptions { Retry = new RetryOptions { MaxRetries = 2, BaseDelay = TimeSpan.Zero }, Ordered = true };
+        var options = new ParallelOperatorOptions { Retry = new RetryOptions { MaxRetryAttempts = 2, Delay = TimeSpan.Zero }, Ordered = true };
         var results = await Enumerable.Range(0, 3).SelectParallelAsync(
             (x, ct) =>
             {
@@ -78,8 +78,8 @@ public class RetryTests
         var options = new ParallelOperatorOptions
         {
             TimeProvider = time,
-            PerItemTimeout = TimeSpan.FromSeconds(2),
-            Retry = new RetryOptions { MaxRetries = 1, Backoff = BackoffType.Constant, BaseDelay = TimeSpan.FromSeconds(1) },
+            PerAttemptTimeout = TimeSpan.FromSeconds(2),
+            Retry = new RetryOptions { MaxRetryAttempts = 1, BackoffType = BackoffType.Constant, Delay = TimeSpan.FromSeconds(1) },
         };
         var errors = new ConcurrentQueue<Exception>();
         var results = await time.RunUntilAsync(new[] { 7 }.SelectParallelAsync(
@@ -101,5 +101,31 @@ public class RetryTests
         var timeout = Assert.IsType<TimeoutException>(Assert.Single(errors));
         Assert.Contains("Item 0", timeout.Message, StringComparison.Ordinal);
         Assert.Equal(TimeSpan.FromSeconds(5), time.GetUtcNow() - new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero));
+    }
+
+    [Fact]
+    public async Task PerAttemptTimeout_StartsAfreshForEachRetry()
+    {
+        var time = new ManualTimeProvider();
+        var attempts = 0;
+        var options = new ParallelOperatorOptions
+        {
+            TimeProvider = time,
+            PerAttemptTimeout = TimeSpan.FromSeconds(2),
+            Retry = new RetryOptions { MaxRetryAttempts = 1, BackoffType = BackoffType.Constant, Delay = TimeSpan.Zero },
+        };
+
+        // Each attempt takes 1.5 s: together longer than the timeout, each within it.
+        var results = await time.RunUntilAsync(new[] { 7 }.SelectParallelAsync(
+            async (x, ct) =>
+            {
+                var attempt = Interlocked.Increment(ref attempts);
+                await Task.Delay(TimeSpan.FromSeconds(1.5), time, ct);
+                return attempt == 1 ? throw new IOException() : x;
+            },
+            options));
+
+        Assert.Equal([7], results);
+        Assert.Equal(2, attempts);
     }
 }

@@ -2,13 +2,16 @@ using System.Threading.RateLimiting;
 
 namespace Millrace.Parallel.RateLimit;
 
-/// <summary>The limiter every attempt passes: the caller's own <see cref="RateLimiter"/>, or a token bucket on the run's clock.</summary>
-internal sealed class RateLimitGate : IDisposable
+/// <summary>
+/// The rate-limit step of the pipeline: the limiter every attempt passes, the caller's own <see cref="RateLimiter"/>
+/// or a token bucket on the run's clock. One per run; <see langword="null"/> in the run when the feature is off.
+/// </summary>
+internal sealed class RateLimitStrategy : IDisposable
 {
     private readonly RateLimiter _limiter;
     private readonly bool _owned;
 
-    public RateLimitGate(RateLimitOptions options, TimeProvider time)
+    public RateLimitStrategy(RateLimitOptions options, TimeProvider time)
     {
         _owned = options.Limiter is null;
         _limiter = options.Limiter ?? new TokenBucketLimiter(options, time);
