@@ -1,4 +1,4 @@
-using System.Text;
+using static Millrace.Generators.CodeTemplate;
 
 namespace Millrace.Generators;
 
@@ -20,50 +20,43 @@ internal sealed record ConstructedMember(string Name, string Local, string Prese
 /// </summary>
 internal static class ConstructionEmitter
 {
-    public static void Emit(StringBuilder code, string typeName, bool withCapable, IReadOnlyList<ConstructedMember> members)
+    /// <summary>The statements, at a method body's indentation, that build <c>__result</c> and return it.</summary>
+    public static string Emit(string typeName, bool withCapable, IReadOnlyList<ConstructedMember> members)
     {
         var initializer = members.Where(m => m.IsRequired || (m.IsInitOnly && !withCapable)).ToList();
         var optionalInit = members.Where(m => !m.IsRequired && m.IsInitOnly && withCapable).ToList();
         var assigned = members.Where(m => !m.IsRequired && !m.IsInitOnly).ToList();
 
-        code.Append("        ").Append(typeName).Append(" __result;\n");
-        if (optionalInit.Count == 0)
-        {
-            AppendNew(code, "        __result = ", typeName, initializer, []);
-        }
-        else
-        {
-            code.Append("        if (").Append(string.Join(" && ", optionalInit.Select(m => "(" + m.Present + ")"))).Append(")\n        {\n");
-            AppendNew(code, "            __result = ", typeName, initializer, optionalInit);
-            code.Append("        }\n        else\n        {\n");
-            AppendNew(code, "            __result = ", typeName, initializer, []);
-            code.Append("            __result = __result with\n            {\n");
-            foreach (var member in optionalInit)
+        var construction = optionalInit.Count == 0
+            ? New(typeName, initializer)
+            : $$"""
+              if ({{string.Join(" && ", optionalInit.Select(m => "(" + m.Present + ")"))}})
+              {
+              {{Indent(New(typeName, initializer.Concat(optionalInit)), 4)}}
+              }
+              else
+              {
+              {{Indent(New(typeName, initializer), 4)}}
+                  __result = __result with
+                  {
+              {{Indent(Lines(optionalInit.Select(m => $"{m.Name} = {m.Present} ? {m.Local} : __result.{m.Name},")), 8)}}
+                  };
+              }
+              """;
+        var assignments = Paragraphs(assigned.Select(m => $$"""
+            if ({{m.Present}})
             {
-                code.Append("                ").Append(member.Name).Append(" = ").Append(member.Present).Append(" ? ").Append(member.Local)
-                    .Append(" : __result.").Append(member.Name).Append(",\n");
+                __result.{{m.Name}} = {{m.Local}};
             }
+            """));
 
-            code.Append("            };\n        }\n\n");
-        }
-
-        foreach (var member in assigned)
-        {
-            code.Append("        if (").Append(member.Present).Append(")\n        {\n            __result.").Append(member.Name).Append(" = ").Append(member.Local).Append(";\n        }\n\n");
-        }
-
-        code.Append("        return __result;\n    }\n");
+        return Indent(Paragraphs([$"{typeName} __result;\n{construction}", assignments, "return __result;"]), 8);
     }
 
-    private static void AppendNew(StringBuilder code, string prefix, string typeName, IEnumerable<ConstructedMember> first, IEnumerable<ConstructedMember> then)
-    {
-        var indent = new string(' ', prefix.Length - prefix.TrimStart().Length);
-        code.Append(prefix).Append("new ").Append(typeName).Append('\n').Append(indent).Append("{\n");
-        foreach (var member in first.Concat(then))
+    private static string New(string typeName, IEnumerable<ConstructedMember> members) => $$"""
+        __result = new {{typeName}}
         {
-            code.Append(indent).Append("    ").Append(member.Name).Append(" = ").Append(member.Local).Append(",\n");
-        }
-
-        code.Append(indent).Append("};\n");
-    }
+        {{Indent(Lines(members.Select(m => $"{m.Name} = {m.Local},")), 4)}}
+        };
+        """;
 }

@@ -40,6 +40,8 @@ public static class CompactJson
                 WithPath($"[{index++}]", () => EncodeRecord(encoded, type, record));
                 writer.WriteLengthDelimited(encoded.WrittenSpan);
             }
+
+            writer.Flush();
         }
         else
         {
@@ -117,6 +119,7 @@ public static class CompactJson
             CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
+        // Each value is encoded by a writer of its own over the same output, so every writer flushes before the next writes.
         var writer = new CompactWriter(output);
         foreach (var property in json.EnumerateObject())
         {
@@ -131,6 +134,7 @@ public static class CompactJson
             }
 
             writer.WriteKey(field.Index, field.Type.WireType);
+            writer.Flush();
             WithPath(field.Name, () => EncodeValue(output, field.Type, property.Value));
         }
     }
@@ -164,7 +168,7 @@ public static class CompactJson
                     writer.WriteFixed64((ulong)BitConverter.DoubleToInt64Bits(value.GetDouble()));
                     break;
                 case CompactFieldKind.Decimal:
-                    CompactValues.WriteDecimal(writer, value.GetDecimal());
+                    CompactValues.WriteDecimal(ref writer, value.GetDecimal());
                     break;
                 case CompactFieldKind.String:
                     writer.WriteString(value.GetString()!);
@@ -173,7 +177,7 @@ public static class CompactJson
                     writer.WriteLengthDelimited(value.GetBytesFromBase64());
                     break;
                 case CompactFieldKind.Guid:
-                    CompactValues.WriteGuid(writer, value.GetGuid());
+                    CompactValues.WriteGuid(ref writer, value.GetGuid());
                     break;
                 case CompactFieldKind.Timestamp:
                     writer.WriteSigned(CompactValues.Ticks(value.GetDateTimeOffset()));
@@ -185,6 +189,8 @@ public static class CompactJson
                     EncodeNested(output, type, value);
                     break;
             }
+
+            writer.Flush();
         }
         catch (Exception exception) when (exception is InvalidOperationException or FormatException or OverflowException)
         {
@@ -200,6 +206,7 @@ public static class CompactJson
         {
             case CompactFieldKind.List:
                 writer.WriteVarint((ulong)value.GetArrayLength());
+                writer.Flush();
                 var index = 0;
                 foreach (var element in value.EnumerateArray())
                 {
@@ -212,6 +219,7 @@ public static class CompactJson
                 foreach (var entry in value.EnumerateObject())
                 {
                     writer.WriteString(entry.Name);
+                    writer.Flush();
                     WithPath(entry.Name, () => EncodeValue(nested, type.Element!, entry.Value));
                 }
 
@@ -221,7 +229,10 @@ public static class CompactJson
                 break;
         }
 
-        new CompactWriter(output).WriteLengthDelimited(nested.WrittenSpan);
+        writer.Flush();
+        var outer = new CompactWriter(output);
+        outer.WriteLengthDelimited(nested.WrittenSpan);
+        outer.Flush();
     }
 
     private static void DecodeRecord(ref CompactReader reader, CompactType type, Utf8JsonWriter output, CompactLimits limits, int depth)

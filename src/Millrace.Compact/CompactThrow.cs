@@ -19,6 +19,7 @@ internal static class CompactThrow
             ? new CompactFormatException(CompactErrorCodes.Truncated, "The payload ends inside a varint.", offset)
             : new CompactFormatException(CompactErrorCodes.BadEncoding, "Malformed or overlong varint.", offset));
 
+    /// <summary>A length-delimited value's length that runs past the input.</summary>
     [DoesNotReturn]
     public static void LengthBeyondInput(ulong length, int remaining, long offset) =>
         throw new CompactFormatException(CompactErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
@@ -31,13 +32,14 @@ internal static class CompactThrow
     public static void BadUtf8(long offset) =>
         throw new CompactFormatException(CompactErrorCodes.BadEncoding, "Malformed UTF-8 in a string.", offset);
 
+    /// <summary>A collection's element count that <see cref="SpanCursor.CheckCount(ulong, int, int)"/> refused.</summary>
     [DoesNotReturn]
-    public static void TooManyElements(ulong count, int maxCount, long offset) =>
-        throw new CompactFormatException(CompactErrorCodes.Limit, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements exceeds the limit of {maxCount}."), offset);
-
-    [DoesNotReturn]
-    public static void CountBeyondInput(ulong count, int remaining, long offset) =>
-        throw new CompactFormatException(CompactErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements needs more bytes than the {remaining} that remain."), offset);
+    public static void BadCount(SpanCursorStatus status, ulong count, int maxCount, int remaining, long offset) =>
+        throw status switch
+        {
+            SpanCursorStatus.OverLimit => new CompactFormatException(CompactErrorCodes.Limit, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements exceeds the limit of {maxCount}."), offset),
+            _ => new CompactFormatException(CompactErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"A collection of {count} elements needs more bytes than the {remaining} that remain."), offset),
+        };
 
     [DoesNotReturn]
     public static void Truncated(int needed, long offset) =>

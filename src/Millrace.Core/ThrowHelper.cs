@@ -23,4 +23,22 @@ internal static class ThrowHelper
     [DoesNotReturn]
     public static void ThrowCapacityExceeded(long requested) =>
         throw new InvalidOperationException($"A pooled buffer of {requested} bytes would exceed the largest array .NET can allocate.");
+
+    [DoesNotReturn]
+    public static void ThrowPositionOutOfRange(int position, int length) =>
+        throw new ArgumentOutOfRangeException(nameof(position), position, $"The position must lie within the {length} bytes of the span.");
+
+    [DoesNotReturn]
+    public static void ThrowNegativeCountArgument(int maxCount, int minimumElementSize) =>
+        throw (maxCount < 0
+            ? new ArgumentOutOfRangeException(nameof(maxCount), maxCount, "The limit must not be negative.")
+            : new ArgumentOutOfRangeException(nameof(minimumElementSize), minimumElementSize, "The minimum element size must not be negative."));
+
+    [DoesNotReturn]
+    public static void ThrowNegativeSizeHint(int sizeHint) =>
+        throw new ArgumentOutOfRangeException(nameof(sizeHint), sizeHint, "The size hint must not be negative.");
+
+    [DoesNotReturn]
+    public static void ThrowBufferWriterTooSmall(int sizeHint, int length) =>
+        throw new InvalidOperationException($"The buffer writer gave a span of {length} bytes when {sizeHint} were asked for.");
 }

@@ -20,12 +20,16 @@ public static class CompactSerializer
         if (compression == CompactCompression.None)
         {
             CompactFrame.WriteHeader(output, T.TypeId, isCollection: false, CompactCompression.None);
-            value.WriteFields(new CompactWriter(output));
+            var direct = new CompactWriter(output);
+            value.WriteFields(ref direct);
+            direct.Flush();
             return;
         }
 
         using var body = new PooledBufferWriter();
-        value.WriteFields(new CompactWriter(body));
+        var writer = new CompactWriter(body);
+        value.WriteFields(ref writer);
+        writer.Flush();
         CompactFrame.Write(output, T.TypeId, isCollection: false, body.WrittenSpan, compression, zstdDictionary);
     }
 
@@ -45,8 +49,10 @@ public static class CompactSerializer
         foreach (var value in values)
         {
             writer.WriteVarint((ulong)value.GetFieldsSize());
-            value.WriteFields(writer);
+            value.WriteFields(ref writer);
         }
+
+        writer.Flush();
 
         CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression, zstdDictionary);
     }

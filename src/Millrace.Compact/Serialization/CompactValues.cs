@@ -64,7 +64,7 @@ public static class CompactValues
     /// <summary>Writes a decimal as 16 length-delimited bytes.</summary>
     /// <param name="writer">The writer.</param>
     /// <param name="value">The value.</param>
-    public static void WriteDecimal(CompactWriter writer, decimal value)
+    public static void WriteDecimal(ref CompactWriter writer, decimal value)
     {
         Span<int> bits = stackalloc int[4];
         decimal.GetBits(value, bits);
@@ -106,7 +106,7 @@ public static class CompactValues
     /// <summary>Writes a guid as 16 length-delimited bytes in RFC 4122 order.</summary>
     /// <param name="writer">The writer.</param>
     /// <param name="value">The value.</param>
-    public static void WriteGuid(CompactWriter writer, Guid value)
+    public static void WriteGuid(ref CompactWriter writer, Guid value)
     {
         Span<byte> bytes = stackalloc byte[16];
         value.TryWriteBytes(bytes, bigEndian: true, out _);
@@ -209,12 +209,12 @@ public static class CompactValues
     /// <typeparam name="T">The record type.</typeparam>
     /// <param name="writer">The writer.</param>
     /// <param name="value">The record.</param>
-    public static void WriteRecord<T>(CompactWriter writer, T value)
+    public static void WriteRecord<T>(ref CompactWriter writer, T value)
         where T : ICompactSerializable<T>
     {
         ArgumentNullException.ThrowIfNull(value);
         writer.WriteVarint((ulong)value.GetFieldsSize());
-        value.WriteFields(writer);
+        value.WriteFields(ref writer);
     }
 
     /// <summary>Fails a union read whose tag names no known case.</summary>

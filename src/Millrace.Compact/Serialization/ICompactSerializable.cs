@@ -22,6 +22,6 @@ public interface ICompactSerializable<TSelf>
     int GetFieldsSize();
 
     /// <summary>Writes the present fields.</summary>
-    /// <param name="writer">The writer.</param>
-    void WriteFields(CompactWriter writer);
+    /// <param name="writer">The writer, by reference: it buffers, and the caller flushes it after the last record.</param>
+    void WriteFields(ref CompactWriter writer);
 }

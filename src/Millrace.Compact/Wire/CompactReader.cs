@@ -13,33 +13,28 @@ public ref struct CompactReader
     // Validates while it decodes, so a string is read in one pass and malformed bytes never become U+FFFD.
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
-    private readonly ReadOnlySpan<byte> _data;
-    private readonly int _baseOffset;
-    private int _position;
+    // The bounds checks live in Core's cursor; this flavour adds the compact wire shapes and turns the cursor's
+    // outcomes into CompactFormatExceptions with the compact codes.
+    private SpanCursor _cursor;
 
     /// <summary>Initializes a reader over a body.</summary>
     /// <param name="data">The bytes.</param>
     /// <param name="baseOffset">The offset of <paramref name="data"/>'s first byte in the outermost body, for errors.</param>
-    public CompactReader(ReadOnlySpan<byte> data, int baseOffset = 0)
-    {
-        _data = data;
-        _baseOffset = baseOffset;
-        _position = 0;
-    }
+    public CompactReader(ReadOnlySpan<byte> data, int baseOffset = 0) => _cursor = new SpanCursor(data, baseOffset);
 
     /// <summary>Gets a value indicating whether every byte has been read.</summary>
-    public readonly bool End => _position >= _data.Length;
+    public readonly bool End => _cursor.End;
 
     /// <summary>Gets the offset of the next byte in the outermost body.</summary>
-    public readonly int Offset => _baseOffset + _position;
+    public readonly int Offset => _cursor.Offset;
 
     /// <summary>Gets the number of bytes left.</summary>
-    public readonly int Remaining => _data.Length - _position;
+    public readonly int Remaining => _cursor.Remaining;
 
     /// <summary>Gets the bytes read since <paramref name="offset"/> (an <see cref="Offset"/> taken earlier).</summary>
     /// <param name="offset">An earlier offset of this reader.</param>
     /// <returns>The bytes.</returns>
-    public readonly ReadOnlySpan<byte> Since(int offset) => _data[(offset - _baseOffset).._position];
+    public readonly ReadOnlySpan<byte> Since(int offset) => _cursor.Since(offset);
 
     /// <summary>Reads a field key.</summary>
     /// <param name="index">The field index.</param>
@@ -71,13 +66,12 @@ public ref struct CompactReader
     /// <returns>The value.</returns>
     public ulong ReadVarint()
     {
-        var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
+        var status = _cursor.TryReadVarint(out ulong value);
         if (status != OperationStatus.Done)
         {
             CompactThrow.BadVarint(status, Offset);
         }
 
-        _position += used;
         return value;
     }
 
@@ -137,18 +131,14 @@ public ref struct CompactReader
     /// <param name="maxCount">The most elements allowed.</param>
     /// <param name="minimumElementSize">The fewest bytes one element takes.</param>
     /// <returns>The count.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxCount"/> or <paramref name="minimumElementSize"/> is negative.</exception>
     public int ReadCount(int maxCount, int minimumElementSize)
     {
         var offset = Offset;
         var count = ReadVarint();
-        if (count > (ulong)maxCount)
+        if (!_cursor.CountFits(count, maxCount, minimumElementSize))
         {
-            CompactThrow.TooManyElements(count, maxCount, offset);
-        }
-
-        if (count * (ulong)minimumElementSize > (ulong)Remaining)
-        {
-            CompactThrow.CountBeyondInput(count, Remaining, offset);
+            CompactThrow.BadCount(_cursor.CheckCount(count, maxCount, minimumElementSize), count, maxCount, Remaining, offset);
         }
 
         return (int)count;
@@ -177,13 +167,11 @@ public ref struct CompactReader
 
     private ReadOnlySpan<byte> Take(int count)
     {
-        if (count > Remaining)
+        if (!_cursor.CanTake(count))
         {
             CompactThrow.Truncated(count, Offset);
         }
 
-        var slice = _data.Slice(_position, count);
-        _position += count;
-        return slice;
+        return _cursor.Take(count);
     }
 }

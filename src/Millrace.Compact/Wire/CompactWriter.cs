@@ -4,14 +4,30 @@ using System.Text;
 
 namespace Millrace.Compact.Wire;
 
-/// <summary>Writes compact keys and values into an <see cref="IBufferWriter{T}"/>.</summary>
-/// <param name="output">Where the bytes go.</param>
-public readonly ref struct CompactWriter(IBufferWriter<byte> output)
+/// <summary>
+/// Writes compact keys and values into an <see cref="IBufferWriter{T}"/> through Core's <see cref="BufferWriterCursor"/>:
+/// it fills the span it was given and hands the bytes on only when the span runs out or on <see cref="Flush"/>.
+/// </summary>
+/// <remarks>
+/// A mutable <see langword="ref struct"/>: pass it by <see langword="ref"/> (generated <c>WriteFields</c> take it so) and
+/// call <see cref="Flush"/> after the last value, or the buffer writer never sees the bytes.
+/// </remarks>
+public ref struct CompactWriter
 {
     // UTF-16 to UTF-8 is at most 3 bytes per char (a surrogate pair is 2 chars for 4 bytes; a lone surrogate
     // becomes U+FFFD, 3 bytes), so 42 chars are at most 126 bytes: a one-byte varint length.
     private const int MaxUtf8BytesPerChar = 3;
     private const int MaxCharsWithOneByteLength = 127 / MaxUtf8BytesPerChar;
+
+    private BufferWriterCursor _cursor;
+
+    /// <summary>Initializes a writer.</summary>
+    /// <param name="output">Where the bytes go.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="output"/> is <see langword="null"/>.</exception>
+    public CompactWriter(IBufferWriter<byte> output) => _cursor = new BufferWriterCursor(output);
+
+    /// <summary>Hands the buffered bytes to the buffer writer. Call it once the last value is written.</summary>
+    public void Flush() => _cursor.Flush();
 
     /// <summary>Writes a field key: the field index shifted left by 2, or'd with the wire type, as a varint.</summary>
     /// <param name="index">The field index, at least 1.</param>
@@ -20,7 +36,7 @@ public readonly ref struct CompactWriter(IBufferWriter<byte> output)
 
     /// <summary>Writes an unsigned varint.</summary>
     /// <param name="value">The value.</param>
-    public void WriteVarint(ulong value) => output.Advance(Varint.Write(output.GetSpan(10), value));
+    public void WriteVarint(ulong value) => _cursor.WriteVarint(value);
 
     /// <summary>Writes a signed integer as a zigzag varint.</summary>
     /// <param name="value">The value.</param>
@@ -30,44 +46,39 @@ public readonly ref struct CompactWriter(IBufferWriter<byte> output)
     /// <param name="value">The value.</param>
     public void WriteFixed32(uint value)
     {
-        BinaryPrimitives.WriteUInt32LittleEndian(output.GetSpan(4), value);
-        output.Advance(4);
+        BinaryPrimitives.WriteUInt32LittleEndian(_cursor.GetSpan(4), value);
+        _cursor.Advance(4);
     }
 
     /// <summary>Writes 8 little-endian bytes.</summary>
     /// <param name="value">The value.</param>
     public void WriteFixed64(ulong value)
     {
-        BinaryPrimitives.WriteUInt64LittleEndian(output.GetSpan(8), value);
-        output.Advance(8);
+        BinaryPrimitives.WriteUInt64LittleEndian(_cursor.GetSpan(8), value);
+        _cursor.Advance(8);
     }
 
     /// <summary>Writes a varint length, then the bytes.</summary>
     /// <param name="bytes">The bytes.</param>
-    public void WriteLengthDelimited(ReadOnlySpan<byte> bytes)
+    public void WriteLengthDelimited(scoped ReadOnlySpan<byte> bytes)
     {
         WriteVarint((ulong)bytes.Length);
-        bytes.CopyTo(output.GetSpan(bytes.Length));
-        output.Advance(bytes.Length);
+        _cursor.Write(bytes);
     }
 
     /// <summary>Writes bytes as they are: whole fields kept from an earlier read.</summary>
     /// <param name="bytes">The bytes.</param>
-    public void WriteRaw(ReadOnlySpan<byte> bytes)
-    {
-        bytes.CopyTo(output.GetSpan(bytes.Length));
-        output.Advance(bytes.Length);
-    }
+    public void WriteRaw(scoped ReadOnlySpan<byte> bytes) => _cursor.Write(bytes);
 
     /// <summary>Writes a field key and a varint value with one request for buffer space.</summary>
     /// <param name="index">The field index, at least 1.</param>
     /// <param name="value">The value.</param>
     public void WriteVarintField(int index, ulong value)
     {
-        var span = output.GetSpan(2 * Varint.MaxLength64);
+        var span = _cursor.GetSpan(2 * Varint.MaxLength64);
         var written = Varint.Write(span, Key(index, WireType.Varint));
         written += Varint.Write(span[written..], value);
-        output.Advance(written);
+        _cursor.Advance(written);
     }
 
     /// <summary>Writes a field key and a zigzag-encoded signed value with one request for buffer space.</summary>
@@ -98,16 +109,16 @@ public readonly ref struct CompactWriter(IBufferWriter<byte> output)
 
             var length = Encoding.UTF8.GetByteCount(text);
             WriteVarint((ulong)length);
-            output.Advance(Encoding.UTF8.GetBytes(text, output.GetSpan(length)));
+            _cursor.Advance(Encoding.UTF8.GetBytes(text, _cursor.GetSpan(length)));
             return;
         }
 
         // A short string's UTF-8 length fits in one varint byte, so it is encoded straight after a reserved
         // length byte: no separate byte count, and one request for space for key, length and bytes together.
-        var span = output.GetSpan(Varint.MaxLength64 + 1 + (text.Length * MaxUtf8BytesPerChar));
+        var span = _cursor.GetSpan(Varint.MaxLength64 + 1 + (text.Length * MaxUtf8BytesPerChar));
         var keyLength = hasKey ? Varint.Write(span, key) : 0;
         var byteCount = Encoding.UTF8.GetBytes(text, span[(keyLength + 1)..]);
         span[keyLength] = (byte)byteCount;
-        output.Advance(keyLength + 1 + byteCount);
+        _cursor.Advance(keyLength + 1 + byteCount);
     }
 }

@@ -4,71 +4,46 @@ using System.Text.Json;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// Finds the boundaries of items in UTF-8 JSON read from a stream, one item at a time, without binding them.
-/// It keeps one pooled buffer that grows only while a single item does not fit (up to
-/// <see cref="JsonStreamOptions.MaxItemSize"/>), and a resumable <see cref="Utf8JsonReader"/> state that is
-/// committed only after a complete step, so a step cut off by the end of the buffer is simply scanned again
-/// once more bytes have arrived.
+/// Finds the boundaries of items in UTF-8 JSON read from a stream, one item at a time, without binding them: the part
+/// that <see cref="JsonItemReader{T}"/> drives. What every format needs is here: one pooled buffer that grows only
+/// while a single item does not fit (up to <see cref="JsonStreamOptions.MaxItemSize"/>), refilling it, the byte order
+/// mark, item numbering and how errors are located. How items are found is the format's:
+/// <see cref="JsonArrayScanner"/> for the items of an array (the root, or the one a path selects) and
+/// <see cref="JsonLinesScanner"/> for NDJSON lines.
 /// </summary>
-internal sealed class JsonItemScanner : IDisposable
+internal abstract class JsonItemScanner : IDisposable
 {
     private readonly Stream _stream;
-    private readonly JsonStreamOptions _options;
-    private readonly JsonReaderOptions _readerOptions;
-    private readonly JsonReaderState?[] _stateAfterItem = new JsonReaderState?[(int)JsonTokenType.Null + 1];
-    private readonly byte[][] _path;
     private byte[] _buffer;
     private int _start;
     private int _end;
     private long _bufferOffset;
-    private bool _endOfStream;
-    private JsonReaderState _state;
-    private Phase _phase;
-    private int _pathLevel;
     private long _nextIndex;
-    private long _lineNumber;
-    private bool _skipToNextLine;
     private bool _startChecked;
-    private bool _scanNextCandidate;
-    private int _largestItem;
-    private bool _lastReadFilledBuffer;
-
-    // Skipped before the first item, as System.Text.Json's own stream reading does.
-    private static ReadOnlySpan<byte> ByteOrderMark => "\uFEFF"u8;
+    private bool _done;
 
     /// <summary>Initializes a scanner over <paramref name="stream"/>.</summary>
     /// <param name="stream">The UTF-8 JSON source.</param>
     /// <param name="options">Format, path and limits.</param>
     /// <param name="serializerOptions">The serializer options whose comment and trailing-comma settings the reader follows.</param>
+    /// <param name="rootPath">The path items are counted under.</param>
     /// <param name="bufferSize">The first buffer's size, when it should differ from <see cref="JsonStreamOptions.BufferSize"/>.</param>
-    public JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null)
+    protected JsonItemScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, string rootPath, int? bufferSize)
     {
         _stream = stream;
-        _options = options;
-        _path = options.PathSegments;
+        Options = options;
+        RootPath = rootPath;
 
-        // The reader counts depth from the document root; items sit below the array and the path's objects.
-        _readerOptions = new JsonReaderOptions
+        // An item read on its own counts depth from itself.
+        ItemReaderOptions = new JsonReaderOptions
         {
-            MaxDepth = options.MaxDepth + _path.Length + 1,
+            MaxDepth = options.MaxDepth,
             AllowTrailingCommas = serializerOptions.AllowTrailingCommas,
             CommentHandling = serializerOptions.ReadCommentHandling == JsonCommentHandling.Disallow
                 ? JsonCommentHandling.Disallow
                 : JsonCommentHandling.Skip,
         };
-        _state = new JsonReaderState(_readerOptions);
-        ItemReaderOptions = _readerOptions with { MaxDepth = options.MaxDepth };
-        RootPath = options.Format == JsonStreamFormat.Lines ? "$" : options.Path;
         _buffer = ArrayPool<byte>.Shared.Rent(bufferSize ?? options.BufferSize);
-    }
-
-    private enum Phase
-    {
-        Root,
-        Navigate,
-        Items,
-        Trailing,
-        Done,
     }
 
     /// <summary>Gets the zero-based index of the item (or error) the last step produced.</summary>
@@ -92,9 +67,52 @@ internal sealed class JsonItemScanner : IDisposable
     /// <summary>Gets the path items are counted under: <c>$</c>, or the selected array's path.</summary>
     public string RootPath { get; }
 
-    private int ItemStart { get; set; }
+    /// <summary>Gets the format, path and limits.</summary>
+    protected JsonStreamOptions Options { get; }
+
+    /// <summary>Gets the buffer; its bytes from <see cref="Start"/> to <see cref="End"/> are the unconsumed input.</summary>
+    protected byte[] Buffer => _buffer;
+
+    /// <summary>Gets or sets where the unconsumed bytes begin: everything before is scanned and may be dropped.</summary>
+    protected int Start
+    {
+        get => _start;
+        set => _start = value;
+    }
+
+    /// <summary>Gets where the buffered bytes end.</summary>
+    protected int End => _end;
+
+    /// <summary>Gets the stream offset of the buffer's first byte.</summary>
+    protected long BufferOffset => _bufferOffset;
+
+    /// <summary>Gets a value indicating whether the buffer holds the stream's last byte.</summary>
+    protected bool EndOfStream { get; private set; }
+
+    /// <summary>Gets a value indicating whether the last read filled all the room the buffer had.</summary>
+    protected bool LastReadFilledBuffer { get; private set; }
+
+    /// <summary>Gets the index the next item (or error) will have.</summary>
+    protected long NextIndex => _nextIndex;
+
+    /// <summary>Gets or sets where in the buffer the last item (or candidate) starts.</summary>
+    protected int ItemStart { get; set; }
 
     private int ItemLength { get; set; }
+
+    /// <summary>Gets the UTF-8 byte order mark, skipped before the first item as System.Text.Json's own stream reading does.</summary>
+    protected static ReadOnlySpan<byte> ByteOrderMark => "\uFEFF"u8;
+
+    /// <summary>Creates the scanner for <paramref name="options"/>' format.</summary>
+    /// <param name="stream">The UTF-8 JSON source.</param>
+    /// <param name="options">Format, path and limits.</param>
+    /// <param name="serializerOptions">The serializer options whose comment and trailing-comma settings the reader follows.</param>
+    /// <param name="bufferSize">The first buffer's size, when it should differ from <see cref="JsonStreamOptions.BufferSize"/>.</param>
+    /// <returns>A <see cref="JsonLinesScanner"/> for <see cref="JsonStreamFormat.Lines"/>, a <see cref="JsonArrayScanner"/> otherwise.</returns>
+    public static JsonItemScanner Create(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null) =>
+        options.Format == JsonStreamFormat.Lines
+            ? new JsonLinesScanner(stream, options, serializerOptions, bufferSize)
+            : new JsonArrayScanner(stream, options, serializerOptions, bufferSize);
 
     /// <summary>Scans for the next item in the buffered bytes.</summary>
     /// <returns>What was found.</returns>
@@ -103,7 +121,7 @@ internal sealed class JsonItemScanner : IDisposable
         if (!_startChecked)
         {
             // Skip a UTF-8 byte order mark, as System.Text.Json's own stream reading does.
-            if (_end < 3 && !_endOfStream)
+            if (_end < 3 && !EndOfStream)
             {
                 return ScanStep.NeedMoreData;
             }
@@ -112,12 +130,7 @@ internal sealed class JsonItemScanner : IDisposable
             _startChecked = true;
         }
 
-        return _phase switch
-        {
-            Phase.Done => ScanStep.End,
-            _ when _options.Format == JsonStreamFormat.Lines => NextLine(),
-            _ => NextArrayStep(),
-        };
+        return _done ? ScanStep.End : Scan();
     }
 
     /// <summary>Reads more bytes from the stream, first making room by dropping what was consumed.</summary>
@@ -133,58 +146,25 @@ internal sealed class JsonItemScanner : IDisposable
 
         var space = _buffer.Length - _end;
         var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
-        _lastReadFilledBuffer = read == space;
+        LastReadFilledBuffer = read == space;
         _end += read;
 
         // A seekable stream says when it is exhausted without another read, which lets the last items be read as
         // the final block: in one pass, instead of scanned and then bound.
-        _endOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
-    }
-
-    /// <summary>Gets the whole document, when one read has buffered all of it and nothing has been scanned yet.</summary>
-    /// <param name="document">The document's bytes, after any byte order mark.</param>
-    /// <returns><see langword="true"/> when the stream has ended and every byte of it is in the buffer.</returns>
-    public bool TryGetWholeDocument(out ReadOnlySpan<byte> document)
-    {
-        if (!_endOfStream || _bufferOffset != 0 || _start != 0 || _phase != Phase.Root)
-        {
-            document = default;
-            return false;
-        }
-
-        document = _buffer.AsSpan(0, _end);
-        if (document.StartsWith(ByteOrderMark))
-        {
-            document = document[ByteOrderMark.Length..];
-        }
-
-        return true;
+        EndOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
     }
 
     /// <summary>
     /// Completes the candidate item once it has been bound in one pass and found to be <paramref name="length"/> bytes.
-    /// The reader state after an item depends only on the kind of item, so the state saved after the first item of
-    /// this kind stands for this one too: the array is continued without scanning the item a second time.
+    /// Only called after <see cref="Next"/> reported <see cref="ScanStep.ItemCandidate"/>, which only a scanner that
+    /// overrides this does.
     /// </summary>
     /// <param name="length">The item's length in bytes.</param>
     /// <returns><see langword="false"/> when the item is over the size limit; call <see cref="RejectCandidate"/> then.</returns>
-    public bool TryAcceptCandidate(int length)
-    {
-        if (IsOverSizeLimit(ItemStart + length))
-        {
-            return false;
-        }
-
-        _state = _stateAfterItem[_buffer[ItemStart] == (byte)'[' ? (int)JsonTokenType.StartArray : (int)JsonTokenType.StartObject]!.Value;
-        _start = ItemStart + length;
-        ItemLength = length;
-        ItemIndex = _nextIndex++;
-        _largestItem = Math.Max(_largestItem, length);
-        return true;
-    }
+    public virtual bool TryAcceptCandidate(int length) => throw new InvalidOperationException("This scanner offers no candidates.");
 
     /// <summary>Makes the next step scan the candidate item instead, which finds and reports whatever went wrong.</summary>
-    public void RejectCandidate() => _scanNextCandidate = true;
+    public virtual void RejectCandidate() => throw new InvalidOperationException("This scanner offers no candidates.");
 
     /// <summary>Returns the buffer to the pool.</summary>
     public void Dispose()
@@ -197,277 +177,50 @@ internal sealed class JsonItemScanner : IDisposable
         }
     }
 
-    private ScanStep NextArrayStep()
+    /// <summary>
+    /// Whether <paramref name="bytes"/> could still become valid JSON if more followed: then a final-block reader that
+    /// failed on them failed only because the input ended, wherever it placed the error (after a comma it names the
+    /// comma, elsewhere the end).
+    /// </summary>
+    /// <param name="bytes">The bytes the reader failed on.</param>
+    /// <param name="state">The state it started in.</param>
+    /// <returns><see langword="true"/> when no byte of <paramref name="bytes"/> is wrong in itself.</returns>
+    protected static bool IsValidPrefix(ReadOnlySpan<byte> bytes, JsonReaderState state)
     {
-        if (TryFindNextCandidate())
-        {
-            return ScanStep.ItemCandidate;
-        }
-
-        var spanBase = _start;
-        var spanState = _state;
-        var reader = new Utf8JsonReader(_buffer.AsSpan(spanBase, _end - spanBase), _endOfStream, spanState);
+        var reader = new Utf8JsonReader(bytes, isFinalBlock: false, state);
         try
         {
-            while (true)
+            while (reader.Read())
             {
-                if (!reader.Read())
-                {
-                    return _phase == Phase.Trailing && _endOfStream ? Finish() : NeedMoreData();
-                }
-
-                switch (_phase)
-                {
-                    case Phase.Root:
-                        var expected = _path.Length == 0 ? JsonTokenType.StartArray : JsonTokenType.StartObject;
-                        if (reader.TokenType != expected)
-                        {
-                            return Fail(JsonErrorCodes.NotAnArray, $"The root is {Describe(reader.TokenType)}; expected {Describe(expected)}.", spanBase + reader.TokenStartIndex, fatal: true, path: "$");
-                        }
-
-                        _phase = _path.Length == 0 ? Phase.Items : Phase.Navigate;
-                        break;
-
-                    case Phase.Navigate:
-                        if (reader.TokenType == JsonTokenType.EndObject)
-                        {
-                            return Fail(JsonErrorCodes.PathNotFound, $"The document has no property '{PathUpTo(_pathLevel + 1)}'.", spanBase + reader.TokenStartIndex, fatal: true, path: PathUpTo(_pathLevel));
-                        }
-
-                        var matches = NameEquals(ref reader, _path[_pathLevel]);
-                        if (!reader.Read())
-                        {
-                            return NeedMoreData();
-                        }
-
-                        if (matches)
-                        {
-                            var isLast = _pathLevel == _path.Length - 1;
-                            var wanted = isLast ? JsonTokenType.StartArray : JsonTokenType.StartObject;
-                            if (reader.TokenType != wanted)
-                            {
-                                return Fail(JsonErrorCodes.NotAnArray, $"'{PathUpTo(_pathLevel + 1)}' is {Describe(reader.TokenType)}; expected {Describe(wanted)}.", spanBase + reader.TokenStartIndex, fatal: true, path: PathUpTo(_pathLevel + 1));
-                            }
-
-                            _pathLevel++;
-                            _phase = isLast ? Phase.Items : Phase.Navigate;
-                        }
-                        else if (IsContainerStart(reader.TokenType) && !reader.TrySkip())
-                        {
-                            return NeedMoreData();
-                        }
-                        else if (IsOverSizeLimit(spanBase + (int)reader.BytesConsumed))
-                        {
-                            // Any skipped property counts, a long string as much as a large object: read in small
-                            // pieces, it would have been refused before it was complete.
-                            return TooLarge();
-                        }
-
-                        break;
-
-                    case Phase.Items:
-                        if (reader.TokenType == JsonTokenType.EndArray)
-                        {
-                            if (_path.Length > 0)
-                            {
-                                return Finish();
-                            }
-
-                            _phase = Phase.Trailing;
-                            break;
-                        }
-
-                        var tokenStart = (int)reader.TokenStartIndex;
-                        var kind = reader.TokenType;
-                        if (IsCandidate(kind, spanBase + tokenStart))
-                        {
-                            ItemStart = spanBase + tokenStart;
-                            return ScanStep.ItemCandidate;
-                        }
-
-                        if (ShouldReadAhead(kind))
-                        {
-                            return ScanStep.NeedMoreData;
-                        }
-
-                        _scanNextCandidate = false;
-                        if (IsContainerStart(kind) && !reader.TrySkip())
-                        {
-                            return NeedMoreData();
-                        }
-
-                        var length = (int)reader.BytesConsumed - tokenStart;
-                        if (IsOverSizeLimit(spanBase + (int)reader.BytesConsumed))
-                        {
-                            return TooLarge();
-                        }
-
-                        Commit(spanBase, ref reader);
-                        _stateAfterItem[(int)kind] ??= reader.CurrentState;
-                        ItemStart = spanBase + tokenStart;
-                        ItemLength = length;
-                        ItemIndex = _nextIndex++;
-                        _largestItem = Math.Max(_largestItem, length);
-                        return ScanStep.Item;
-
-                    default:
-                        return Fail(JsonErrorCodes.Syntax, "Unexpected content after the array.", spanBase + reader.TokenStartIndex, fatal: true);
-                }
-
-                Commit(spanBase, ref reader);
             }
+
+            return true;
         }
-        catch (JsonException exception)
+        catch (JsonException)
         {
-            return FailSyntax(spanBase, spanState, ref reader, exception);
+            return false;
         }
     }
 
-    private ScanStep NextLine()
+    /// <summary>Scans for the next item, once the byte order mark is behind and reading has not ended.</summary>
+    /// <returns>What was found.</returns>
+    protected abstract ScanStep Scan();
+
+    /// <summary>Hands over the item at <paramref name="start"/> with the next index.</summary>
+    /// <param name="start">Where in the buffer the item starts.</param>
+    /// <param name="length">Its length in bytes.</param>
+    /// <returns><see cref="ScanStep.Item"/>.</returns>
+    protected ScanStep Emit(int start, int length)
     {
-        while (true)
-        {
-            var pending = _buffer.AsSpan(_start, _end - _start);
-            var newline = pending.IndexOf((byte)'\n');
-            if (_skipToNextLine)
-            {
-                if (newline < 0)
-                {
-                    _start = _end;
-                    return _endOfStream ? Finish() : ScanStep.NeedMoreData;
-                }
-
-                _start += newline + 1;
-                _lineNumber++;
-                _skipToNextLine = false;
-                continue;
-            }
-
-            int lineLength;
-            if (newline >= 0)
-            {
-                lineLength = newline;
-            }
-            else if (!_endOfStream)
-            {
-                return pending.Length > _options.MaxItemSize ? LineTooLarge() : ScanStep.NeedMoreData;
-            }
-            else if (pending.IsEmpty)
-            {
-                return Finish();
-            }
-            else
-            {
-                lineLength = pending.Length;
-            }
-
-            if (lineLength > _options.MaxItemSize)
-            {
-                return LineTooLarge();
-            }
-
-            var line = pending[..lineLength];
-            var lead = line.Length - line.TrimStart(" \t\r"u8).Length;
-            var content = line[lead..].TrimEnd(" \t\r"u8);
-            if (content.IsEmpty)
-            {
-                _start += Math.Min(lineLength + 1, pending.Length);
-                _lineNumber++;
-                continue;
-            }
-
-            var contentStart = _start + lead;
-            var reader = new Utf8JsonReader(content, ItemReaderOptions);
-            try
-            {
-                while (reader.Read())
-                {
-                }
-            }
-            catch (JsonException exception)
-            {
-                var index = _nextIndex++;
-                var truncated = IsValidPrefix(content, new JsonReaderState(ItemReaderOptions));
-                var position = truncated ? contentStart + content.Length : OffendingPosition(exception, contentStart, default, contentStart + content.Length);
-                var offset = contentStart + JsonMessages.OffendingToken(content, (int)reader.BytesConsumed, position - contentStart);
-                _start += Math.Min(lineLength + 1, pending.Length);
-                _lineNumber++;
-                return Fail(
-                    truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax,
-                    $"Line {_lineNumber}: {JsonMessages.Malformed(content, offset - contentStart, position - contentStart)}",
-                    offset,
-                    fatal: !_options.SkipInvalidLines,
-                    index: index);
-            }
-
-            ItemStart = contentStart;
-            ItemLength = content.Length;
-            ItemIndex = _nextIndex++;
-            _start += Math.Min(lineLength + 1, pending.Length);
-            _lineNumber++;
-            return ScanStep.Item;
-        }
+        ItemStart = start;
+        ItemLength = length;
+        ItemIndex = _nextIndex++;
+        return ScanStep.Item;
     }
 
-    private ScanStep LineTooLarge()
-    {
-        var index = _nextIndex++;
-        var offset = _start;
-        _skipToNextLine = true;
-        return Fail(JsonErrorCodes.ItemTooLarge, $"Line {_lineNumber + 1} is longer than MaxItemSize ({_options.MaxItemSize} bytes).", offset, fatal: !_options.SkipInvalidLines, index: index);
-    }
-
-    private ScanStep NeedMoreData()
-    {
-        // Whitespace after the last complete step changes nothing but the reader's line and column, which the error
-        // offsets do not depend on: dropping it keeps a run of whitespace from filling the buffer.
-        _start = SkipJsonWhitespace(_start);
-        if (IsOverSizeLimit(_end))
-        {
-            return TooLarge();
-        }
-
-        if (_endOfStream)
-        {
-            // The reader only asks for more at the end of the stream when the document stops mid-step.
-            return Fail(JsonErrorCodes.Truncated, "The input ends before the array is complete.", _end, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
-        }
-
-        return ScanStep.NeedMoreData;
-    }
-
-    /// <summary>
-    /// Whether the step in progress (the next item with the comma before it, or a property before the selected array)
-    /// reaches <paramref name="position"/> with more than <see cref="JsonStreamOptions.MaxItemSize"/> bytes. The step is
-    /// counted from the end of the previous one, leading whitespace aside, and never from where a read happened to end,
-    /// so that an item is too large, complete or not, however the input was cut into reads; and the buffer never holds
-    /// more than the limit of one step.
-    /// </summary>
-    private bool IsOverSizeLimit(int position) =>
-        position - _start > _options.MaxItemSize && position - SkipJsonWhitespace(_start) > _options.MaxItemSize;
-
-    private ScanStep TooLarge() => _phase == Phase.Items
-        ? Fail(JsonErrorCodes.ItemTooLarge, $"The item is larger than MaxItemSize ({_options.MaxItemSize} bytes).", SkipJsonWhitespace(_start), fatal: true, index: _nextIndex)
-        : Fail(JsonErrorCodes.ItemTooLarge, $"A value before the selected array is larger than MaxItemSize ({_options.MaxItemSize} bytes).", SkipJsonWhitespace(_start), fatal: true, path: PathUpTo(_pathLevel));
-
-    private ScanStep FailSyntax(int spanBase, JsonReaderState spanState, ref Utf8JsonReader reader, JsonException exception)
-    {
-        var position = OffendingPosition(exception, spanBase, spanState, _end);
-        if (IsOverSizeLimit(position))
-        {
-            // Read in smaller pieces, the step would have been refused for its size before this byte arrived.
-            return TooLarge();
-        }
-
-        var truncated = _endOfStream && IsValidPrefix(_buffer.AsSpan(spanBase, _end - spanBase), spanState);
-        var offset = truncated ? _end : spanBase + JsonMessages.OffendingToken(_buffer.AsSpan(spanBase, _end - spanBase), (int)reader.BytesConsumed, position - spanBase);
-        var tooDeep = reader.CurrentDepth >= _readerOptions.MaxDepth - 1 && offset < _end && _buffer[offset] is (byte)'[' or (byte)'{';
-        var code = tooDeep ? JsonErrorCodes.TooDeep : truncated ? JsonErrorCodes.Truncated : JsonErrorCodes.Syntax;
-        var message = tooDeep ? $"Nesting is deeper than MaxDepth ({_options.MaxDepth})."
-            : truncated ? "The input ends before the array is complete."
-            : JsonMessages.Malformed(_buffer.AsSpan(0, _end), offset, position);
-        return Fail(code, message, offset, fatal: true, index: _phase == Phase.Items ? _nextIndex : null);
-    }
+    /// <summary>Takes the next index for an error that stands in an item's place.</summary>
+    /// <returns>The index.</returns>
+    protected long TakeIndex() => _nextIndex++;
 
     /// <summary>
     /// Finds the byte at which the reader gave up, from the line and column in its exception. Those count from the
@@ -481,7 +234,7 @@ internal sealed class JsonItemScanner : IDisposable
     /// <param name="spanState">The state it started in.</param>
     /// <param name="limit">The end of the bytes it read.</param>
     /// <returns>The buffer position of the offending byte, or <paramref name="limit"/> when the input ran out.</returns>
-    private int OffendingPosition(JsonException exception, int spanBase, JsonReaderState spanState, int limit)
+    protected int OffendingPosition(JsonException exception, int spanBase, JsonReaderState spanState, int limit)
     {
         var (baseLine, baseColumn) = PositionOf(spanState);
         var line = exception.LineNumber ?? baseLine;
@@ -505,26 +258,32 @@ internal sealed class JsonItemScanner : IDisposable
         return (int)Math.Clamp(position, spanBase, limit);
     }
 
-    /// <summary>
-    /// Whether <paramref name="bytes"/> could still become valid JSON if more followed: then a final-block reader that
-    /// failed on them failed only because the input ended, wherever it placed the error (after a comma it names the
-    /// comma, elsewhere the end).
-    /// </summary>
-    private static bool IsValidPrefix(ReadOnlySpan<byte> bytes, JsonReaderState state)
+    /// <summary>Reports an error at a buffer position, as a stream offset.</summary>
+    /// <param name="code">One of <see cref="JsonErrorCodes"/>.</param>
+    /// <param name="message">What went wrong, in the input's terms.</param>
+    /// <param name="bufferPosition">Where in the buffer.</param>
+    /// <param name="fatal">Whether reading ends here.</param>
+    /// <param name="index">The item the error stands for, if any.</param>
+    /// <param name="path">The path, when it is not the item's.</param>
+    /// <returns><see cref="ScanStep.Failure"/>.</returns>
+    protected ScanStep Fail(string code, string message, long bufferPosition, bool fatal, long? index = null, string? path = null)
     {
-        var reader = new Utf8JsonReader(bytes, isFinalBlock: false, state);
-        try
+        _done |= fatal;
+        Error = new Error(code, message)
         {
-            while (reader.Read())
-            {
-            }
+            ItemIndex = index,
+            ByteOffset = _bufferOffset + bufferPosition,
+            Path = path ?? (index is { } i ? $"{RootPath}[{i}]" : null),
+        };
+        return ScanStep.Failure;
+    }
 
-            return true;
-        }
-        catch (JsonException)
-        {
-            return false;
-        }
+    /// <summary>Ends reading: every later step is <see cref="ScanStep.End"/>.</summary>
+    /// <returns><see cref="ScanStep.End"/>.</returns>
+    protected ScanStep Finish()
+    {
+        _done = true;
+        return ScanStep.End;
     }
 
     /// <summary>The line and column a reader resumed from <paramref name="state"/> reports for its first byte.</summary>
@@ -544,191 +303,13 @@ internal sealed class JsonItemScanner : IDisposable
         return (0, 0);
     }
 
-    private ScanStep Fail(string code, string message, long bufferPosition, bool fatal, long? index = null, string? path = null)
-    {
-        if (fatal)
-        {
-            _phase = Phase.Done;
-        }
-
-        Error = new Error(code, message)
-        {
-            ItemIndex = index,
-            ByteOffset = _bufferOffset + bufferPosition,
-            Path = path ?? (index is { } i ? $"{RootPath}[{i}]" : null),
-        };
-        return ScanStep.Failure;
-    }
-
-    private ScanStep Finish()
-    {
-        _phase = Phase.Done;
-        return ScanStep.End;
-    }
-
-    private void Commit(int spanBase, ref Utf8JsonReader reader)
-    {
-        _start = spanBase + (int)reader.BytesConsumed;
-        _state = reader.CurrentState;
-    }
-
     private void Grow()
     {
         // Only reached when one pending item fills the buffer; the item limit was checked before asking for more.
-        var size = (int)Math.Min((long)_buffer.Length * 2, (long)_options.MaxItemSize + 1);
+        var size = (int)Math.Min((long)_buffer.Length * 2, (long)Options.MaxItemSize + 1);
         var next = ArrayPool<byte>.Shared.Rent(size);
         _buffer.AsSpan(0, _end).CopyTo(next);
         ArrayPool<byte>.Shared.Return(_buffer);
         _buffer = next;
     }
-
-    private string PathUpTo(int steps)
-    {
-        var path = "$";
-        for (var i = 0; i < steps; i++)
-        {
-            path += "." + System.Text.Encoding.UTF8.GetString(_path[i]);
-        }
-
-        return path;
-    }
-
-    /// <summary>
-    /// Between two items, the separator is almost always whitespace, a comma and the next item's opening bracket;
-    /// finding those by hand spares a reader per item. The committed state stays "after an item", which is exactly
-    /// the state after the next one too. Anything else (the closing bracket, a comment, a primitive, bad input)
-    /// is left to the reader.
-    /// </summary>
-    private bool TryFindNextCandidate()
-    {
-        if (_phase != Phase.Items || _nextIndex == 0 || _scanNextCandidate)
-        {
-            return false;
-        }
-
-        var position = SkipJsonWhitespace(_start);
-        if (position >= _end || _buffer[position] != (byte)',')
-        {
-            return false;
-        }
-
-        position = SkipJsonWhitespace(position + 1);
-        if (position >= _end || !IsCandidate(_buffer[position] == (byte)'{' ? JsonTokenType.StartObject : _buffer[position] == (byte)'[' ? JsonTokenType.StartArray : JsonTokenType.None, position))
-        {
-            return false;
-        }
-
-        ItemStart = position;
-        return true;
-    }
-
-    private int SkipJsonWhitespace(int position)
-    {
-        while (position < _end && _buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
-        {
-            position++;
-        }
-
-        return position;
-    }
-
-    // One-pass binding reads the item with a final-block reader over the rest of the buffer, so it is only tried where
-    // the item almost surely ends inside the buffer (a cut-off item would fail and be scanned after all), and only
-    // once an item of the same kind has been scanned, which supplies the reader state after such an item.
-    private bool IsCandidate(JsonTokenType kind, int itemStart) =>
-        !_scanNextCandidate
-        && IsContainerStart(kind)
-        && _stateAfterItem[(int)kind] is not null
-        && (_endOfStream || _end - itemStart > (2 * _largestItem) + 256);
-
-    // Near the end of the buffer an item would be scanned twice. When the source fills the buffer on every read
-    // (memory, files, fast networks), sliding the buffer and reading ahead is cheaper; a source that delivers less
-    // (a slow producer) gets its complete items handed over at once instead of waiting for more bytes.
-    private bool ShouldReadAhead(JsonTokenType kind) =>
-        _lastReadFilledBuffer
-        && !_endOfStream
-        && !_scanNextCandidate
-        && _start > 0
-        && IsContainerStart(kind)
-        && _stateAfterItem[(int)kind] is not null;
-
-    /// <summary>
-    /// Compares a property name with a path step. An escaped name is unescaped here rather than by the reader, which
-    /// throws on an escaped lone surrogate: such a name simply is not the step (a path is a valid string).
-    /// </summary>
-    private static bool NameEquals(ref Utf8JsonReader reader, ReadOnlySpan<byte> step)
-    {
-        var raw = reader.ValueSpan;
-        if (!reader.ValueIsEscaped)
-        {
-            return raw.SequenceEqual(step);
-        }
-
-        // Unescaped, a name is never longer than escaped.
-        Span<byte> name = raw.Length <= 256 ? stackalloc byte[256] : new byte[raw.Length];
-        var length = 0;
-        for (var i = 0; i < raw.Length;)
-        {
-            if (raw[i] != (byte)'\\')
-            {
-                name[length++] = raw[i++];
-                continue;
-            }
-
-            // The reader has checked every escape's form; only what \u escapes stand for is left to check.
-            var escaped = raw[i + 1];
-            if (escaped != (byte)'u')
-            {
-                name[length++] = escaped switch
-                {
-                    (byte)'b' => (byte)'\b',
-                    (byte)'f' => (byte)'\f',
-                    (byte)'n' => (byte)'\n',
-                    (byte)'r' => (byte)'\r',
-                    (byte)'t' => (byte)'\t',
-                    _ => escaped,
-                };
-                i += 2;
-                continue;
-            }
-
-            var code = HexValue(raw.Slice(i + 2, 4));
-            i += 6;
-            if (char.IsLowSurrogate((char)code))
-            {
-                return false;
-            }
-
-            if (char.IsHighSurrogate((char)code))
-            {
-                if (i + 6 > raw.Length || raw[i] != (byte)'\\' || raw[i + 1] != (byte)'u' || !char.IsLowSurrogate((char)HexValue(raw.Slice(i + 2, 4))))
-                {
-                    return false;
-                }
-
-                code = char.ConvertToUtf32((char)code, (char)HexValue(raw.Slice(i + 2, 4)));
-                i += 6;
-            }
-
-            length += new System.Text.Rune(code).EncodeToUtf8(name[length..]);
-        }
-
-        return name[..length].SequenceEqual(step);
-    }
-
-    private static int HexValue(ReadOnlySpan<byte> hex) =>
-        int.Parse(hex, System.Globalization.NumberStyles.AllowHexSpecifier, System.Globalization.CultureInfo.InvariantCulture);
-
-    private static bool IsContainerStart(JsonTokenType token) => token is JsonTokenType.StartObject or JsonTokenType.StartArray;
-
-    private static string Describe(JsonTokenType token) => token switch
-    {
-        JsonTokenType.StartArray => "an array",
-        JsonTokenType.StartObject => "an object",
-        JsonTokenType.String => "a string",
-        JsonTokenType.Number => "a number",
-        JsonTokenType.True or JsonTokenType.False => "a boolean",
-        JsonTokenType.Null => "null",
-        _ => token.ToString(),
-    };
 }

@@ -134,7 +134,7 @@ public static class JsonItems
 
     private static async IAsyncEnumerable<Result<T>> ReadCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options);
+        using var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options);
         var reader = new JsonItemReader<T>(scanner, typeInfo);
         while (true)
         {
@@ -156,12 +156,14 @@ public static class JsonItems
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
         var documentSize = WholeDocumentSize(utf8Json, options, typeInfo.Options);
-        using var scanner = new JsonItemScanner(utf8Json, options, typeInfo.Options, documentSize + 1);
-        if (documentSize is not null)
+        using var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options, documentSize + 1);
+
+        // Only a top-level array has a size, so only an array scanner is asked for the whole document.
+        if (documentSize is not null && scanner is JsonArrayScanner array)
         {
             cancellationToken.ThrowIfCancellationRequested();
             await scanner.FillAsync(cancellationToken).ConfigureAwait(false);
-            if (TryReadWholeDocument(scanner, typeInfo, out var whole))
+            if (TryReadWholeDocument(array, typeInfo, out var whole))
             {
                 return whole;
             }
@@ -214,7 +216,7 @@ public static class JsonItems
     /// path then reads the same buffered bytes and reports it exactly, so both paths agree on every input.
     /// </summary>
     [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever fails here is read again by the item path, which reports or rethrows it.")]
-    private static bool TryReadWholeDocument<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, [NotNullWhen(true)] out List<T>? items)
+    private static bool TryReadWholeDocument<T>(JsonArrayScanner scanner, JsonTypeInfo<T> typeInfo, [NotNullWhen(true)] out List<T>? items)
     {
         items = null;
         if (!scanner.TryGetWholeDocument(out var document))

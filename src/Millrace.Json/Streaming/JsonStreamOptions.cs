@@ -11,9 +11,9 @@ public sealed class JsonStreamOptions
     private JsonStreamFormat _format;
     private string _path = "$";
     private byte[][] _pathSegments = [];
-    private int _maxItemSize = JsonStreamDefaults.MaxItemSize;
-    private int _maxDepth = JsonStreamDefaults.MaxDepth;
-    private int _bufferSize = JsonStreamDefaults.BufferSize;
+    private int _maxItemSize = JsonStreamConstants.MaxItemSize;
+    private int _maxDepth = JsonStreamConstants.MaxDepth;
+    private int _bufferSize = JsonStreamConstants.BufferSize;
     private bool _skipInvalidLines;
 
     /// <summary>Gets a frozen instance with every default.</summary>
@@ -61,7 +61,7 @@ public sealed class JsonStreamOptions
     /// from the comma before it (whitespace before the comma is not), a line with its whitespace, so that the outcome
     /// is the same whether the item arrived in one read or in many.
     /// </summary>
-    /// <value>Default: 16 MiB (<see cref="JsonStreamDefaults.MaxItemSize"/>).</value>
+    /// <value>Default: 16 MiB (<see cref="JsonStreamConstants.MaxItemSize"/>).</value>
     public int MaxItemSize
     {
         get => _maxItemSize;
@@ -79,7 +79,7 @@ public sealed class JsonStreamOptions
     /// Deeper input fails with <see cref="JsonErrorCodes.TooDeep"/>. The <c>JsonSerializerOptions.MaxDepth</c> of the
     /// type information also applies while binding.
     /// </summary>
-    /// <value>Default: 64 (<see cref="JsonStreamDefaults.MaxDepth"/>).</value>
+    /// <value>Default: 64 (<see cref="JsonStreamConstants.MaxDepth"/>).</value>
     public int MaxDepth
     {
         get => _maxDepth;
@@ -93,14 +93,14 @@ public sealed class JsonStreamOptions
     }
 
     /// <summary>Gets or sets the size of the first read buffer, in bytes; it grows only for an item that does not fit.</summary>
-    /// <value>Default: 16 KiB (<see cref="JsonStreamDefaults.BufferSize"/>).</value>
+    /// <value>Default: 16 KiB (<see cref="JsonStreamConstants.BufferSize"/>).</value>
     public int BufferSize
     {
         get => _bufferSize;
         set
         {
             ThrowIfReadOnly();
-            ArgumentOutOfRangeException.ThrowIfLessThan(value, JsonStreamDefaults.MinBufferSize);
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, JsonStreamConstants.MinBufferSize);
             _bufferSize = value;
         }
     }

@@ -9,6 +9,7 @@ internal enum ScanStep
     /// <summary>
     /// A container item starts at <see cref="JsonItemScanner.Candidate"/> with room to spare in the buffer: bind it in
     /// one pass, then call <see cref="JsonItemScanner.TryAcceptCandidate"/> or <see cref="JsonItemScanner.RejectCandidate"/>.
+    /// Only <see cref="JsonArrayScanner"/> offers candidates: an NDJSON line is checked whole before it is handed over.
     /// </summary>
     ItemCandidate,
 

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 using System.Text;
@@ -9,22 +10,24 @@ namespace Millrace.Nbt.Binary;
 /// Reads NBT primitives of one flavour from a span, checking every length against the bytes that remain
 /// before anything is allocated. Every failure is an <see cref="NbtFormatException"/> at the offending offset.
 /// </summary>
+/// <remarks>
+/// The NBT flavour of Core's <see cref="SpanCursor"/>: the cursor does the bounds checks and reports, this adds byte
+/// order, zigzag varints and strings per <see cref="NbtFormat"/> and throws the NBT errors through <see cref="NbtThrow"/>.
+/// </remarks>
 internal ref struct NbtCursor
 {
-    private readonly ReadOnlySpan<byte> _data;
+    private SpanCursor _cursor;
     private readonly NbtFormat _format;
-    private int _position;
 
     public NbtCursor(ReadOnlySpan<byte> data, NbtFormat format, int position = 0)
     {
-        _data = data;
+        _cursor = new SpanCursor(data, position: position);
         _format = format;
-        _position = position;
     }
 
-    public readonly int Position => _position;
+    public readonly int Position => _cursor.Position;
 
-    public readonly int Remaining => _data.Length - _position;
+    public readonly int Remaining => _cursor.Remaining;
 
     public readonly NbtFormat Format => _format;
 
@@ -34,7 +37,7 @@ internal ref struct NbtCursor
 
     public NbtTagType ReadTagType()
     {
-        var offset = _position;
+        var offset = Position;
         var id = ReadByte();
         if (id > (byte)NbtTagType.LongArray)
         {
@@ -46,12 +49,12 @@ internal ref struct NbtCursor
 
     public byte ReadByte()
     {
-        if (_position >= _data.Length)
+        if (!_cursor.CanTake(1))
         {
-            NbtThrow.Truncated(1, _position);
+            NbtThrow.Truncated(1, Position);
         }
 
-        return _data[_position++];
+        return _cursor.ReadByte();
     }
 
     public short ReadInt16()
@@ -97,16 +100,11 @@ internal ref struct NbtCursor
     /// <summary>Reads a list or array length and checks that <paramref name="minimumElementSize"/> bytes per element remain.</summary>
     public int ReadLength(int minimumElementSize)
     {
-        var offset = _position;
+        var offset = Position;
         var length = ReadInt32();
-        if (length < 0)
+        if (length < 0 || !_cursor.CountFits((ulong)length, int.MaxValue, minimumElementSize))
         {
-            NbtThrow.NegativeLength(length, offset);
-        }
-
-        if ((long)length * minimumElementSize > Remaining)
-        {
-            NbtThrow.LengthBeyondInput(length, Remaining, offset);
+            NbtThrow.BadLength(_cursor.CheckCount(length, int.MaxValue, minimumElementSize), length, Remaining, offset);
         }
 
         return length;
@@ -115,20 +113,20 @@ internal ref struct NbtCursor
     public string ReadString()
     {
         var bytes = ReadStringBytes();
-        return Decode(bytes, _position - bytes.Length);
+        return Decode(bytes, Position - bytes.Length);
     }
 
     /// <summary>Reads a string's length and returns its raw bytes, undecoded.</summary>
     public ReadOnlySpan<byte> ReadStringBytes()
     {
-        var offset = _position;
+        var offset = Position;
         int length = Varints ? (int)Math.Min(ReadVarUInt32(), int.MaxValue) : (ushort)ReadInt16();
-        if (length > Remaining)
+        if (!_cursor.CanTake(length))
         {
-            NbtThrow.LengthBeyondInput(length, Remaining, offset);
+            NbtThrow.BadLength(SpanCursorStatus.BeyondInput, length, Remaining, offset);
         }
 
-        return Take(length);
+        return _cursor.Take(length);
     }
 
     /// <summary>Decodes string bytes found at <paramref name="offset"/>: Modified UTF-8 for Java, UTF-8 for Bedrock.</summary>
@@ -154,14 +152,12 @@ internal ref struct NbtCursor
 
     public ReadOnlySpan<byte> Take(int count)
     {
-        if (count > Remaining)
+        if (!_cursor.CanTake(count))
         {
-            NbtThrow.Truncated(count, _position);
+            NbtThrow.Truncated(count, Position);
         }
 
-        var slice = _data.Slice(_position, count);
-        _position += count;
-        return slice;
+        return _cursor.Take(count);
     }
 
     /// <summary>Reads int array elements: fixed-width, or zigzag varints on the Bedrock network.</summary>
@@ -220,30 +216,23 @@ internal ref struct NbtCursor
 
     private uint ReadVarUInt32()
     {
-        var status = Varint.TryRead(_data[_position..], out uint value, out var used);
-        Advance(status, used);
+        var status = _cursor.TryReadVarint(out uint value);
+        if (status != OperationStatus.Done)
+        {
+            NbtThrow.BadVarint(status, Position, Position + Remaining);
+        }
+
         return value;
     }
 
     private ulong ReadVarUInt64()
     {
-        var status = Varint.TryRead(_data[_position..], out ulong value, out var used);
-        Advance(status, used);
+        var status = _cursor.TryReadVarint(out ulong value);
+        if (status != OperationStatus.Done)
+        {
+            NbtThrow.BadVarint(status, Position, Position + Remaining);
+        }
+
         return value;
-    }
-
-    private void Advance(System.Buffers.OperationStatus status, int used)
-    {
-        if (status == System.Buffers.OperationStatus.NeedMoreData)
-        {
-            NbtThrow.Truncated(1, _data.Length);
-        }
-
-        if (status != System.Buffers.OperationStatus.Done)
-        {
-            NbtThrow.BadVarint(_position);
-        }
-
-        _position += used;
     }
 }

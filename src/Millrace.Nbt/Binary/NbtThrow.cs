@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using Millrace.Compression;
@@ -9,27 +10,32 @@ internal static class NbtThrow
 {
     [DoesNotReturn]
     public static void Truncated(int needed, long offset) =>
-        throw new NbtFormatException(NbtErrorCodes.Truncated, string.Create(CultureInfo.InvariantCulture, $"The input ends where {needed} more byte(s) were expected."), offset);
+        throw TruncatedError(needed, offset);
 
     [DoesNotReturn]
     public static void InvalidTagType(byte id, long offset) =>
         throw new NbtFormatException(NbtErrorCodes.UnknownTag, string.Create(CultureInfo.InvariantCulture, $"Unknown tag type {id}."), offset);
 
+    /// <summary>A length that <see cref="SpanCursor.CheckCount(long, int, int)"/> refused: negative, or more than the input holds.</summary>
     [DoesNotReturn]
-    public static void NegativeLength(int length, long offset) =>
-        throw new NbtFormatException(NbtErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Negative length {length}."), offset);
-
-    [DoesNotReturn]
-    public static void LengthBeyondInput(long length, long remaining, long offset) =>
-        throw new NbtFormatException(NbtErrorCodes.BadLength, string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."), offset);
+    public static void BadLength(SpanCursorStatus status, long length, long remaining, long offset) =>
+        throw new NbtFormatException(
+            NbtErrorCodes.BadLength,
+            status == SpanCursorStatus.Negative
+                ? string.Create(CultureInfo.InvariantCulture, $"Negative length {length}.")
+                : string.Create(CultureInfo.InvariantCulture, $"Declared length {length} needs more bytes than the {remaining} that remain."),
+            offset);
 
     [DoesNotReturn]
     public static void BadString(string encoding, long offset) =>
         throw new NbtFormatException(NbtErrorCodes.BadEncoding, $"Malformed {encoding} in a string.", offset);
 
+    /// <summary>A varint the cursor could not read: cut off by the end of the input (reported there), or malformed (reported where it starts).</summary>
     [DoesNotReturn]
-    public static void BadVarint(long offset) =>
-        throw new NbtFormatException(NbtErrorCodes.BadEncoding, "Malformed or overlong varint.", offset);
+    public static void BadVarint(OperationStatus status, long offset, long inputEnd) =>
+        throw (status == OperationStatus.NeedMoreData
+            ? TruncatedError(1, inputEnd)
+            : new NbtFormatException(NbtErrorCodes.BadEncoding, "Malformed or overlong varint.", offset));
 
     [DoesNotReturn]
     public static void TooDeep(int maxDepth, long offset) =>
@@ -62,4 +68,9 @@ internal static class NbtThrow
     [DoesNotReturn]
     public static void Decompression(DecompressionOutcome outcome) =>
         throw new NbtFormatException(NbtErrorCodes.Compression, outcome.Message, outcome.Offset);
+
+    // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its
+    // callers' fast paths; exceptions two of them share are built here.
+    private static NbtFormatException TruncatedError(int needed, long offset) =>
+        new(NbtErrorCodes.Truncated, string.Create(CultureInfo.InvariantCulture, $"The input ends where {needed} more byte(s) were expected."), offset);
 }

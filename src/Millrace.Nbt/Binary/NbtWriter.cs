@@ -8,21 +8,17 @@ using Millrace.Nbt.Tags;
 namespace Millrace.Nbt.Binary;
 
 /// <summary>
-/// Writes NBT of one flavour straight into an <see cref="IBufferWriter{T}"/>, tag by tag or whole trees: it asks
-/// for a span, fills it, and advances only when the span runs out or on <see cref="Flush"/>, so a reused buffer
-/// writer sees no allocation. Named writes (a non-null name) write a tag header, as inside a compound or for the
+/// Writes NBT of one flavour straight into an <see cref="IBufferWriter{T}"/>, tag by tag or whole trees, through
+/// Core's <see cref="BufferWriterCursor"/>: it fills the span it was given and hands the bytes on only when the span
+/// runs out or on <see cref="Flush"/>, so a reused buffer writer sees no allocation. Named writes (a non-null name) write a tag header, as inside a compound or for the
 /// root (nameless in the Java network flavour); unnamed writes write list elements.
 /// </summary>
 public ref struct NbtWriter
 {
-    private const int MinimumChunk = 256;
-
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
-    private readonly IBufferWriter<byte> _output;
     private readonly NbtFormat _format;
-    private Span<byte> _span;
-    private int _buffered;
+    private BufferWriterCursor _cursor;
 
     private bool _rootWritten;
 
@@ -32,10 +28,8 @@ public ref struct NbtWriter
     public NbtWriter(IBufferWriter<byte> output, NbtFormat format = NbtFormat.Java)
     {
         ArgumentNullException.ThrowIfNull(output);
-        _output = output;
+        _cursor = new BufferWriterCursor(output);
         _format = format;
-        _span = output.GetSpan(MinimumChunk);
-        _buffered = 0;
     }
 
     private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
@@ -191,12 +185,7 @@ public ref struct NbtWriter
     }
 
     /// <summary>Hands the buffered bytes to the buffer writer.</summary>
-    public void Flush()
-    {
-        _output.Advance(_buffered);
-        _buffered = 0;
-        _span = default;
-    }
+    public void Flush() => _cursor.Flush();
 
     private void Header(string? name, NbtTagType type)
     {
@@ -308,27 +297,11 @@ public ref struct NbtWriter
         }
     }
 
-    private Span<byte> Reserve(int count)
-    {
-        if (_span.Length - _buffered < count)
-        {
-            _output.Advance(_buffered);
-            _buffered = 0;
-            _span = _output.GetSpan(Math.Max(count, MinimumChunk));
-        }
-
-        return _span.Slice(_buffered, count);
-    }
-
-    private void PutByte(byte value)
-    {
-        Reserve(1)[0] = value;
-        _buffered++;
-    }
+    private void PutByte(byte value) => _cursor.WriteByte(value);
 
     private void PutInt16(short value)
     {
-        var span = Reserve(2);
+        var span = _cursor.GetSpan(2);
         if (LittleEndian)
         {
             BinaryPrimitives.WriteInt16LittleEndian(span, value);
@@ -338,7 +311,7 @@ public ref struct NbtWriter
             BinaryPrimitives.WriteInt16BigEndian(span, value);
         }
 
-        _buffered += 2;
+        _cursor.Advance(2);
     }
 
     private void PutInt32(int value)
@@ -365,7 +338,7 @@ public ref struct NbtWriter
 
     private void PutFixed32(int value)
     {
-        var span = Reserve(4);
+        var span = _cursor.GetSpan(4);
         if (LittleEndian)
         {
             BinaryPrimitives.WriteInt32LittleEndian(span, value);
@@ -375,12 +348,12 @@ public ref struct NbtWriter
             BinaryPrimitives.WriteInt32BigEndian(span, value);
         }
 
-        _buffered += 4;
+        _cursor.Advance(4);
     }
 
     private void PutFixed64(long value)
     {
-        var span = Reserve(8);
+        var span = _cursor.GetSpan(8);
         if (LittleEndian)
         {
             BinaryPrimitives.WriteInt64LittleEndian(span, value);
@@ -390,27 +363,15 @@ public ref struct NbtWriter
             BinaryPrimitives.WriteInt64BigEndian(span, value);
         }
 
-        _buffered += 8;
+        _cursor.Advance(8);
     }
 
     private void PutVarint(ulong value)
     {
-        // Reserve may hand the buffered bytes on and reset the count, so it must run before the count is read.
-        var span = Reserve(10);
-        _buffered += Varint.Write(span, value);
+        _cursor.WriteVarint(value);
     }
 
-    private void PutBytes(ReadOnlySpan<byte> bytes)
-    {
-        // Large arrays go through in chunks, so the writer is never asked for one huge span.
-        while (!bytes.IsEmpty)
-        {
-            var chunk = Math.Min(bytes.Length, 4096);
-            bytes[..chunk].CopyTo(Reserve(chunk));
-            _buffered += chunk;
-            bytes = bytes[chunk..];
-        }
-    }
+    private void PutBytes(ReadOnlySpan<byte> bytes) => _cursor.Write(bytes);
 
     private void PutString(string text)
     {
@@ -423,9 +384,8 @@ public ref struct NbtWriter
             }
 
             PutInt16((short)(ushort)length);
-            var span = Reserve(length);
-            ModifiedUtf8.Encode(text, span);
-            _buffered += length;
+            ModifiedUtf8.Encode(text, _cursor.GetSpan(length));
+            _cursor.Advance(length);
             return;
         }
 
@@ -444,8 +404,7 @@ public ref struct NbtWriter
             PutInt16((short)(ushort)byteCount);
         }
 
-        var destination = Reserve(byteCount);
-        _buffered += StrictUtf8.GetBytes(text, destination);
+        _cursor.Advance(StrictUtf8.GetBytes(text, _cursor.GetSpan(byteCount)));
     }
 
     // UTF-8 cannot carry an unpaired surrogate; the platform's default encoder would write U+FFFD in its place.

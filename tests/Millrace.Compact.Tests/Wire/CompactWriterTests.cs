@@ -30,8 +30,8 @@ public class CompactWriterTests
         var utf8 = Encoding.UTF8.GetBytes(text);
         var expected = Varint(utf8.Length).Concat(utf8).ToArray();
 
-        Assert.Equal(expected, Write(w => w.WriteString(text)));
-        Assert.Equal(Varint((7 << 2) | 3).Concat(expected).ToArray(), Write(w => w.WriteStringField(7, text)));
+        Assert.Equal(expected, Write((ref CompactWriter w) => w.WriteString(text)));
+        Assert.Equal(Varint((7 << 2) | 3).Concat(expected).ToArray(), Write((ref CompactWriter w) => w.WriteStringField(7, text)));
     }
 
     [Theory]
@@ -43,19 +43,21 @@ public class CompactWriterTests
     public void KeyedIntegerWrites_EqualAKeyThenTheValue(int index, long value)
     {
         Assert.Equal(
-            Write(w => { w.WriteKey(index, WireType.Varint); w.WriteSigned(value); }),
-            Write(w => w.WriteSignedField(index, value)));
+            Write((ref CompactWriter w) => { w.WriteKey(index, WireType.Varint); w.WriteSigned(value); }),
+            Write((ref CompactWriter w) => w.WriteSignedField(index, value)));
         Assert.Equal(
-            Write(w => { w.WriteKey(index, WireType.Varint); w.WriteVarint((ulong)value); }),
-            Write(w => w.WriteVarintField(index, (ulong)value)));
+            Write((ref CompactWriter w) => { w.WriteKey(index, WireType.Varint); w.WriteVarint((ulong)value); }),
+            Write((ref CompactWriter w) => w.WriteVarintField(index, (ulong)value)));
     }
 
-    private delegate void WriteAction(CompactWriter writer);
+    private delegate void WriteAction(ref CompactWriter writer);
 
     private static byte[] Write(WriteAction write)
     {
         var output = new ArrayBufferWriter<byte>();
-        write(new CompactWriter(output));
+        var writer = new CompactWriter(output);
+        write(ref writer);
+        writer.Flush();
         return output.WrittenSpan.ToArray();
     }
 

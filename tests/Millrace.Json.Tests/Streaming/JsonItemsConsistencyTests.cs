@@ -129,8 +129,8 @@ public class JsonItemsConsistencyTests
                 path = "$.data";
             }
 
-            var maxItemSize = random.Next(3) == 0 ? random.Next(4, 80) : JsonStreamDefaults.MaxItemSize;
-            var maxDepth = random.Next(3) == 0 ? random.Next(1, 5) : JsonStreamDefaults.MaxDepth;
+            var maxItemSize = random.Next(3) == 0 ? random.Next(4, 80) : JsonStreamConstants.MaxItemSize;
+            var maxDepth = random.Next(3) == 0 ? random.Next(1, 5) : JsonStreamConstants.MaxDepth;
             JsonStreamOptions Options(int bufferSize) => new() { Path = path, MaxItemSize = maxItemSize, MaxDepth = maxDepth, BufferSize = bufferSize };
 
             await AssertSameEverywhere(bytes, Context.JsonElement, Options, random);
@@ -168,7 +168,7 @@ public class JsonItemsConsistencyTests
             }
 
             var bytes = Mutate(random, Encoding.UTF8.GetBytes(lines.ToString()));
-            var maxItemSize = random.Next(2) == 0 ? random.Next(4, 40) : JsonStreamDefaults.MaxItemSize;
+            var maxItemSize = random.Next(2) == 0 ? random.Next(4, 40) : JsonStreamConstants.MaxItemSize;
             var skip = random.Next(2) == 0;
             JsonStreamOptions Options(int bufferSize) => new() { Format = JsonStreamFormat.Lines, SkipInvalidLines = skip, MaxItemSize = maxItemSize, BufferSize = bufferSize };
             await AssertSameEverywhere(bytes, Context.JsonElement, Options, random);
@@ -177,7 +177,7 @@ public class JsonItemsConsistencyTests
 
     private static async Task AssertSameEverywhere<T>(byte[] bytes, JsonTypeInfo<T> typeInfo, Func<int, JsonStreamOptions> options, Random random)
     {
-        var expected = Describe(await ReadAll(new MemoryStream(bytes), typeInfo, options(JsonStreamDefaults.BufferSize)));
+        var expected = Describe(await ReadAll(new MemoryStream(bytes), typeInfo, options(JsonStreamConstants.BufferSize)));
         var chunk = random.Next(1, 40);
         var bufferSize = random.Next(16, 100);
         var chunked = Describe(await ReadAll(new ChunkedStream(bytes, chunk), typeInfo, options(bufferSize)));
@@ -188,7 +188,7 @@ public class JsonItemsConsistencyTests
         {
             var firstFailure = expected.FirstOrDefault(line => !line.StartsWith("ok ", StringComparison.Ordinal));
             var expectedList = firstFailure ?? "ok " + string.Join(",", expected.Select(line => line[3..]));
-            Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new MemoryStream(bytes), typeInfo, options(JsonStreamDefaults.BufferSize))));
+            Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new MemoryStream(bytes), typeInfo, options(JsonStreamConstants.BufferSize))));
             Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new ChunkedStream(bytes, chunk), typeInfo, options(bufferSize))));
         }
     }

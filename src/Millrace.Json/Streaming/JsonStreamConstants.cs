@@ -1,0 +1,38 @@
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// The documented defaults and bounds of <see cref="JsonStreamOptions"/>, paired with it by name as each feature's
+/// <c>…Constants</c> class is paired with its <c>…Options</c>.
+/// </summary>
+public static class JsonStreamConstants
+{
+    /// <summary>The default <see cref="JsonStreamOptions.MaxItemSize"/>: 16 MiB.</summary>
+    public const int MaxItemSize = 16 * 1024 * 1024;
+
+    /// <summary>The default <see cref="JsonStreamOptions.MaxDepth"/>: 64, as System.Text.Json.</summary>
+    public const int MaxDepth = 64;
+
+    /// <summary>The default <see cref="JsonStreamOptions.BufferSize"/>: 16 KiB.</summary>
+    public const int BufferSize = 16 * 1024;
+
+    /// <summary>The smallest allowed <see cref="JsonStreamOptions.BufferSize"/>.</summary>
+    public const int MinBufferSize = 16;
+}
+
+/// <summary>The defaults of <see cref="JsonStreamOptions"/> under their 0.1 name.</summary>
+[Obsolete("Renamed JsonStreamConstants, paired with JsonStreamOptions as every feature's …Constants class is with its …Options.")]
+[System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
+public static class JsonStreamDefaults
+{
+    /// <inheritdoc cref="JsonStreamConstants.MaxItemSize"/>
+    public const int MaxItemSize = JsonStreamConstants.MaxItemSize;
+
+    /// <inheritdoc cref="JsonStreamConstants.MaxDepth"/>
+    public const int MaxDepth = JsonStreamConstants.MaxDepth;
+
+    /// <inheritdoc cref="JsonStreamConstants.BufferSize"/>
+    public const int BufferSize = JsonStreamConstants.BufferSize;
+
+    /// <inheritdoc cref="JsonStreamConstants.MinBufferSize"/>
+    public const int MinBufferSize = JsonStreamConstants.MinBufferSize;
+}

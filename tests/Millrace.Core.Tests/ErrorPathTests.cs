@@ -1,0 +1,87 @@
+namespace Millrace.Core.Tests;
+
+public class ErrorPathTests
+{
+    [Fact]
+    public void New_IsEmptyAndFormatsAsNothing()
+    {
+        var path = new ErrorPath();
+
+        Assert.True(path.IsEmpty);
+        Assert.Equal(string.Empty, path.ToString());
+    }
+
+    [Fact]
+    public void Prepend_InnermostFirst_FormatsOutermostFirstWithDotsAndBrackets()
+    {
+        var path = new ErrorPath();
+        path.Prepend("BlockStates");
+        path.Prepend("[3]");
+        path.Prepend("Sections");
+        path.Prepend("Level");
+
+        Assert.False(path.IsEmpty);
+        Assert.Equal("Level.Sections[3].BlockStates", path.ToString());
+    }
+
+    [Fact]
+    public void Prepend_IndexFirstAndNestedIndices_NoLeadingOrDoubledDots()
+    {
+        var path = new ErrorPath();
+        path.Prepend("name");
+        path.Prepend("[1]");
+        path.Prepend("[0]");
+
+        Assert.Equal("[0][1].name", path.ToString());
+    }
+
+    [Fact]
+    public void Describe_WithAndWithoutPathAndScope()
+    {
+        var path = new ErrorPath();
+        Assert.Equal("Bad tag. (byte offset 7)", ErrorPath.Describe("Bad tag.", 7, path));
+        Assert.Equal("Bad tag. (byte offset 7 of the gzip-decompressed data)", ErrorPath.Describe("Bad tag.", 7, path, "of the gzip-decompressed data"));
+
+        path.Prepend("Pos");
+        Assert.Equal("Bad tag. (byte offset 7, path Pos)", ErrorPath.Describe("Bad tag.", 7, path));
+        Assert.Throws<ArgumentNullException>(() => ErrorPath.Describe("x", 0, null!));
+    }
+
+    [Fact]
+    public void LocatedFormatException_PathPrependedByFilters_ReachesTheErrorAndTheMessage()
+    {
+        static void Inner() => throw new SampleFormatException("sample.truncated", "The input ends early.", 42);
+
+        static void Level(string segment, Action inner)
+        {
+            try
+            {
+                inner();
+            }
+            catch (SampleFormatException exception) when (exception.PrependPathAndPropagate(segment))
+            {
+                throw;
+            }
+        }
+
+        var exception = Assert.Throws<SampleFormatException>(() => Level("Level", () => Level("[2]", () => Level("Name", Inner))));
+
+        Assert.Equal("Level[2].Name", exception.Path);
+        Assert.Equal("The input ends early. (byte offset 42, path Level[2].Name)", exception.Message);
+        Assert.Equal(new Error("sample.truncated", "The input ends early.") { ByteOffset = 42, Path = "Level[2].Name" }, exception.Error);
+        Assert.IsAssignableFrom<MillraceException>(exception);
+    }
+
+    [Fact]
+    public void LocatedFormatException_OffsetScope_IsSaidInMessageAndError()
+    {
+        var exception = new SampleFormatException("sample.bad", "Bad.", 3);
+        exception.SetOffsetScope("of the decompressed data");
+
+        Assert.Equal("Bad. (byte offset 3 of the decompressed data)", exception.Message);
+        Assert.Equal("Bad. (the offset counts bytes of the decompressed data)", exception.Error.Message);
+        Assert.Null(exception.Error.Path);
+    }
+
+    private sealed class SampleFormatException(string code, string reason, long offset) : LocatedFormatException(code, reason, offset);
+}
