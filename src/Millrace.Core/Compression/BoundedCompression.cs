@@ -37,6 +37,7 @@ public static class BoundedCompression
         var outcome = codec switch
         {
             CompressionCodec.Brotli => InflateBrotli(input, output, maxOutputBytes),
+            CompressionCodec.Lz4Block => Lz4BlockStream.Decompress(input, output, maxOutputBytes),
             CompressionCodec.Gzip or CompressionCodec.Zlib or CompressionCodec.Zstd => InflateStream(input, codec, output, maxOutputBytes, zstdDictionary),
             _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "Unknown codec."),
         };
@@ -55,6 +56,13 @@ public static class BoundedCompression
         if (codec == CompressionCodec.Zstd)
         {
             CompressZstd(input, output, level, zstdDictionary);
+            return;
+        }
+
+        if (codec == CompressionCodec.Lz4Block)
+        {
+            // lz4-java's stream has one speed: the level does not apply.
+            Lz4BlockStream.Compress(input, output);
             return;
         }
 

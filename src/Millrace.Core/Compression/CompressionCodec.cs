@@ -14,4 +14,10 @@ public enum CompressionCodec
 
     /// <summary>Zstandard (RFC 8878): written with a content checksum, verified when present; optionally with a dictionary.</summary>
     Zstd,
+
+    /// <summary>
+    /// lz4-java's block stream (<c>LZ4BlockOutputStream</c>), Minecraft's region chunk compression 4: 64 KiB LZ4 blocks,
+    /// each with its XXH32 checksum verified, and an end block that must end the input.
+    /// </summary>
+    Lz4Block,
 }

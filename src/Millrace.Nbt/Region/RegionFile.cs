@@ -1,5 +1,8 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using System.Globalization;
+using Millrace.Compression;
+using Millrace.Nbt.Binary;
 
 namespace Millrace.Nbt.Region;
 
@@ -137,9 +140,36 @@ public sealed class RegionFile
             RegionCompression.Gzip => NbtDocument.Read(entry.Payload, NbtCompression.Gzip, options),
             RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
             RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
-            RegionCompression.Lz4 => NbtDocument.Read(Lz4BlockFormat.Decompress(entry.Payload, (options ?? NbtReaderOptions.Default).MaxBytes), options),
+            RegionCompression.Lz4 => ReadLz4(entry.Payload, options ?? NbtReaderOptions.Default),
             _ => throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
         };
+    }
+
+    // LZ4 is a region's compression, not an NBT file's: inflate it through Core's one bounded path, then read the
+    // NBT, whose error offsets then count the inflated bytes.
+    private static NbtDocument ReadLz4(byte[] payload, NbtReaderOptions options)
+    {
+        using var inflated = new PooledBufferWriter();
+        var outcome = BoundedCompression.TryDecompress(payload, CompressionCodec.Lz4Block, inflated, options.MaxBytes);
+        if (!outcome.IsDone)
+        {
+            NbtThrow.Decompression(outcome);
+        }
+
+        try
+        {
+            return NbtDocument.Read(inflated.WrittenSpan, options);
+        }
+        catch (NbtFormatException exception) when (ScopeToInflated(exception))
+        {
+            throw;
+        }
+    }
+
+    private static bool ScopeToInflated(NbtFormatException exception)
+    {
+        exception.SetOffsetScope("of the LZ4-decompressed data");
+        return false;
     }
 
     /// <summary>Writes a chunk, replacing any chunk at that position.</summary>
@@ -162,7 +192,9 @@ public sealed class RegionFile
         var payload = chunk.ToArray(new NbtWriterOptions { Compression = nbtCompression });
         if (compression == RegionCompression.Lz4)
         {
-            payload = Lz4BlockFormat.Compress(payload);
+            var framed = new ArrayBufferWriter<byte>();
+            BoundedCompression.Compress(payload, CompressionCodec.Lz4Block, framed);
+            payload = framed.WrittenSpan.ToArray();
         }
 
         _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds());

@@ -9,7 +9,7 @@ public class BoundedCompressionTests
 {
     private static readonly byte[] Sample = Encoding.UTF8.GetBytes(string.Concat(Enumerable.Range(0, 300).Select(i => $"item {i} of a sample that compresses; ")));
 
-    public static TheoryData<CompressionCodec> Codecs => [CompressionCodec.Gzip, CompressionCodec.Zlib, CompressionCodec.Brotli, CompressionCodec.Zstd];
+    public static TheoryData<CompressionCodec> Codecs => [CompressionCodec.Gzip, CompressionCodec.Zlib, CompressionCodec.Brotli, CompressionCodec.Zstd, CompressionCodec.Lz4Block];
 
     [Theory]
     [MemberData(nameof(Codecs))]
@@ -55,6 +55,7 @@ public class BoundedCompressionTests
     [InlineData(CompressionCodec.Gzip)]
     [InlineData(CompressionCodec.Zlib)]
     [InlineData(CompressionCodec.Zstd)]
+    [InlineData(CompressionCodec.Lz4Block)]
     public void TryDecompress_BitFlips_NeverThrowAndNeverGiveOtherBytes(CompressionCodec codec)
     {
         // Every codec with a checksum: a flipped bit is refused or (in a header field that changes nothing) harmless.
@@ -100,6 +101,36 @@ public class BoundedCompressionTests
         Assert.Equal(DecompressionStatus.TooLarge, outcome.Status);
         Assert.True(output.WrittenCount <= 100_001);
         Assert.True(output.Capacity <= 2 * 131_072, $"the buffer grew to {output.Capacity} bytes for a 100,000-byte limit");
+    }
+
+    [Fact]
+    public void Lz4Block_ManyBlocks_RoundTripsAndEveryBlockIsChecked()
+    {
+        // 200 KB: three full 64 KiB blocks and a short one, some compressible and some not (raw blocks).
+        var random = new Random(7);
+        var data = new byte[200_000];
+        random.NextBytes(data.AsSpan(0, 70_000));
+        var compressed = Compress(CompressionCodec.Lz4Block, data);
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(compressed, CompressionCodec.Lz4Block, output, maxOutputBytes: data.Length);
+
+        Assert.True(outcome.IsDone, outcome.Message);
+        Assert.Equal(data, output.WrittenSpan.ToArray());
+        Assert.Equal(5, CountOccurrences(compressed, "LZ4Block"u8.ToArray()));
+    }
+
+    [Fact]
+    public void Lz4Block_LastBlockChecksumWrong_IsAChecksumMismatchAtThatHeader()
+    {
+        var compressed = Compress(CompressionCodec.Lz4Block, Sample);
+        compressed[17] ^= 0x01;
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(compressed, CompressionCodec.Lz4Block, output, maxOutputBytes: 1 << 20);
+
+        Assert.Equal(DecompressionStatus.ChecksumMismatch, outcome.Status);
+        Assert.Equal(17, outcome.Offset);
     }
 
     [Fact]
@@ -178,5 +209,18 @@ public class BoundedCompressionTests
         using var output = new PooledBufferWriter();
         BoundedCompression.Compress(data, codec, output);
         return output.WrittenSpan.ToArray();
+    }
+
+    private static int CountOccurrences(byte[] haystack, byte[] needle)
+    {
+        var count = 0;
+        for (var index = haystack.AsSpan().IndexOf(needle); index >= 0;)
+        {
+            count++;
+            var next = haystack.AsSpan(index + 1).IndexOf(needle);
+            index = next < 0 ? -1 : index + 1 + next;
+        }
+
+        return count;
     }
 }
