@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using Millrace.Compact.Schema;
@@ -29,25 +28,31 @@ public static class CompactJson
         var type = schema[typeName];
         using var body = new PooledBufferWriter();
         var isCollection = json.ValueKind == JsonValueKind.Array;
+        var writer = new CompactWriter(body);
         if (isCollection)
         {
-            var writer = new CompactWriter(body);
             writer.WriteVarint((ulong)json.GetArrayLength());
             var index = 0;
             foreach (var record in json.EnumerateArray())
             {
-                using var encoded = new PooledBufferWriter();
-                WithPath($"[{index++}]", () => EncodeRecord(encoded, type, record));
-                writer.WriteLengthDelimited(encoded.WrittenSpan);
-            }
+                try
+                {
+                    EncodeRecordDelimited(ref writer, type, record);
+                }
+                catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{index}]")))
+                {
+                    throw;
+                }
 
-            writer.Flush();
+                index++;
+            }
         }
         else
         {
-            EncodeRecord(body, type, json);
+            EncodeRecord(ref writer, type, json);
         }
 
+        writer.Flush();
         using var frame = new PooledBufferWriter();
         CompactFrame.Write(frame, type.Id, isCollection, body.WrittenSpan, compression, zstdDictionary);
         return frame.WrittenSpan.ToArray();
@@ -112,15 +117,15 @@ public static class CompactJson
         }
     }
 
-    private static void EncodeRecord(IBufferWriter<byte> output, CompactType type, JsonElement json)
+    // One writer goes down the whole tree by reference; a length-delimited value (a nested record, a list, a map) is
+    // written into a buffer of its own first, since its length comes before it.
+    private static void EncodeRecord(ref CompactWriter writer, CompactType type, JsonElement json)
     {
         if (json.ValueKind != JsonValueKind.Object)
         {
             CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
-        // Each value is encoded by a writer of its own over the same output, so every writer flushes before the next writes.
-        var writer = new CompactWriter(output);
         foreach (var property in json.EnumerateObject())
         {
             if (property.Value.ValueKind == JsonValueKind.Null)
@@ -134,14 +139,19 @@ public static class CompactJson
             }
 
             writer.WriteKey(field.Index, field.Type.WireType);
-            writer.Flush();
-            WithPath(field.Name, () => EncodeValue(output, field.Type, property.Value));
+            try
+            {
+                EncodeValue(ref writer, field.Type, property.Value);
+            }
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(field.Name))
+            {
+                throw;
+            }
         }
     }
 
-    private static void EncodeValue(IBufferWriter<byte> output, CompactFieldType type, JsonElement value)
+    private static void EncodeValue(ref CompactWriter writer, CompactFieldType type, JsonElement value)
     {
-        var writer = new CompactWriter(output);
         try
         {
             switch (type.Kind)
@@ -186,11 +196,9 @@ public static class CompactJson
                     writer.WriteSigned(TimeSpan.ParseExact(value.GetString()!, "c", CultureInfo.InvariantCulture).Ticks);
                     break;
                 default:
-                    EncodeNested(output, type, value);
+                    EncodeLengthDelimited(ref writer, type, value);
                     break;
             }
-
-            writer.Flush();
         }
         catch (Exception exception) when (exception is InvalidOperationException or FormatException or OverflowException)
         {
@@ -198,41 +206,65 @@ public static class CompactJson
         }
     }
 
-    private static void EncodeNested(IBufferWriter<byte> output, CompactFieldType type, JsonElement value)
+    private static void EncodeLengthDelimited(ref CompactWriter writer, CompactFieldType type, JsonElement value)
     {
+        if (type.Kind is not (CompactFieldKind.List or CompactFieldKind.Map))
+        {
+            EncodeRecordDelimited(ref writer, type.Record!, value);
+            return;
+        }
+
         using var nested = new PooledBufferWriter();
-        var writer = new CompactWriter(nested);
+        var inner = new CompactWriter(nested);
         switch (type.Kind)
         {
             case CompactFieldKind.List:
-                writer.WriteVarint((ulong)value.GetArrayLength());
-                writer.Flush();
+                inner.WriteVarint((ulong)value.GetArrayLength());
                 var index = 0;
                 foreach (var element in value.EnumerateArray())
                 {
-                    WithPath($"[{index++}]", () => EncodeValue(nested, type.Element!, element));
-                }
+                    try
+                    {
+                        EncodeValue(ref inner, type.Element!, element);
+                    }
+                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{index}]")))
+                    {
+                        throw;
+                    }
 
-                break;
-            case CompactFieldKind.Map:
-                writer.WriteVarint((ulong)value.EnumerateObject().Count());
-                foreach (var entry in value.EnumerateObject())
-                {
-                    writer.WriteString(entry.Name);
-                    writer.Flush();
-                    WithPath(entry.Name, () => EncodeValue(nested, type.Element!, entry.Value));
+                    index++;
                 }
 
                 break;
             default:
-                EncodeRecord(nested, type.Record!, value);
+                inner.WriteVarint((ulong)value.EnumerateObject().Count());
+                foreach (var entry in value.EnumerateObject())
+                {
+                    inner.WriteString(entry.Name);
+                    try
+                    {
+                        EncodeValue(ref inner, type.Element!, entry.Value);
+                    }
+                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(entry.Name))
+                    {
+                        throw;
+                    }
+                }
+
                 break;
         }
 
-        writer.Flush();
-        var outer = new CompactWriter(output);
-        outer.WriteLengthDelimited(nested.WrittenSpan);
-        outer.Flush();
+        inner.Flush();
+        writer.WriteLengthDelimited(nested.WrittenSpan);
+    }
+
+    private static void EncodeRecordDelimited(ref CompactWriter writer, CompactType type, JsonElement json)
+    {
+        using var nested = new PooledBufferWriter();
+        var inner = new CompactWriter(nested);
+        EncodeRecord(ref inner, type, json);
+        inner.Flush();
+        writer.WriteLengthDelimited(nested.WrittenSpan);
     }
 
     private static void DecodeRecord(ref CompactReader reader, CompactType type, Utf8JsonWriter output, CompactLimits limits, int depth)
@@ -400,16 +432,4 @@ public static class CompactJson
     }
 
     private static CompactFormatException OutOfRange(CompactFieldType type, int offset) => new($"The value is out of range for {type}.", offset);
-
-    private static void WithPath(string segment, Action action)
-    {
-        try
-        {
-            action();
-        }
-        catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(segment))
-        {
-            throw;
-        }
-    }
 }

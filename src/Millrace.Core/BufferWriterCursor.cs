@@ -28,8 +28,9 @@ public ref struct BufferWriterCursor
     /// <summary>The most the cursor asks for at once when copying a large run of bytes.</summary>
     private const int MaximumCopyRequest = 64 * 1024;
 
+    // The span the buffer writer last gave, and how much of it is written: a write updates one int, not a span.
     private readonly IBufferWriter<byte> _output;
-    private Span<byte> _free;
+    private Span<byte> _span;
     private int _buffered;
 
     /// <summary>Initializes a cursor over <paramref name="output"/>; it asks for space on the first write.</summary>
@@ -39,36 +40,39 @@ public ref struct BufferWriterCursor
     {
         ArgumentNullException.ThrowIfNull(output);
         _output = output;
-        _free = default;
+        _span = default;
         _buffered = 0;
     }
 
     /// <summary>Gets the number of bytes written but not yet handed to the buffer writer.</summary>
     public readonly int Buffered => _buffered;
 
-    /// <summary>Gets space for at least <paramref name="sizeHint"/> bytes; <see cref="Advance"/> then says how many were written.</summary>
-    /// <param name="sizeHint">The fewest bytes needed.</param>
-    /// <returns>A span of at least <paramref name="sizeHint"/> bytes, valid until the next call on the cursor.</returns>
+    /// <summary>Gets space for <paramref name="sizeHint"/> bytes; <see cref="Advance"/> then says how many were written.</summary>
+    /// <param name="sizeHint">The bytes needed.</param>
+    /// <returns>
+    /// A span of exactly <paramref name="sizeHint"/> bytes (an <see cref="IBufferWriter{T}"/> gives at least that many; this
+    /// gives the length the caller asked for, so the JIT can drop the bounds checks of fixed-size writes), valid until the
+    /// next call on the cursor.
+    /// </returns>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public Span<byte> GetSpan(int sizeHint)
     {
-        if ((uint)sizeHint > (uint)_free.Length)
+        if ((uint)sizeHint > (uint)(_span.Length - _buffered))
         {
             Request(sizeHint);
         }
 
-        return _free;
+        return _span.Slice(_buffered, sizeHint);
     }
 
     /// <summary>Records that <paramref name="count"/> bytes of the span last returned by <see cref="GetSpan"/> were written.</summary>
-    /// <param name="count">How many bytes.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative or more than the span holds.</exception>
+    /// <param name="count">How many bytes, at most what <see cref="GetSpan"/> gave.</param>
+    /// <remarks>
+    /// Not checked here, on the hot path: a count past the span makes the next <see cref="GetSpan"/> or the
+    /// <see cref="Flush"/> throw (the buffer writer refuses to advance past what it gave), never write past it.
+    /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void Advance(int count)
-    {
-        _free = _free[count..];
-        _buffered += count;
-    }
+    public void Advance(int count) => _buffered += count;
 
     /// <summary>Writes one byte.</summary>
     /// <param name="value">The byte.</param>
@@ -76,17 +80,17 @@ public ref struct BufferWriterCursor
     public void WriteByte(byte value)
     {
         GetSpan(1)[0] = value;
-        Advance(1);
+        _buffered++;
     }
 
     /// <summary>Writes bytes as they are; a large run is copied in several requests, so the buffer writer is never asked for one huge span.</summary>
     /// <param name="bytes">The bytes.</param>
     public void Write(scoped ReadOnlySpan<byte> bytes)
     {
-        if (bytes.Length <= _free.Length)
+        if (bytes.Length <= _span.Length - _buffered)
         {
-            bytes.CopyTo(_free);
-            Advance(bytes.Length);
+            bytes.CopyTo(_span[_buffered..]);
+            _buffered += bytes.Length;
             return;
         }
 
@@ -95,8 +99,12 @@ public ref struct BufferWriterCursor
 
     /// <summary>Writes an unsigned LEB128 varint, as <see cref="Varint.Write(Span{byte}, ulong)"/> does.</summary>
     /// <param name="value">The value.</param>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteVarint(ulong value) => Advance(Varint.Write(GetSpan(Varint.MaxLength64), value));
+    public void WriteVarint(ulong value)
+    {
+        // Reserve first: the request for space may hand the buffered bytes on and reset the count.
+        var span = GetSpan(Varint.MaxLength64);
+        _buffered += Varint.Write(span, value);
+    }
 
     /// <summary>Hands the buffered bytes to the buffer writer; the next write asks it for space again.</summary>
     public void Flush()
@@ -107,7 +115,7 @@ public ref struct BufferWriterCursor
             _buffered = 0;
         }
 
-        _free = default;
+        _span = default;
     }
 
     // The slow path: hand on what is written, then ask for a new span. Kept out of line so every fast path stays small.
@@ -120,10 +128,12 @@ public ref struct BufferWriterCursor
         }
 
         Flush();
-        _free = _output.GetSpan(Math.Max(sizeHint, MinimumRequest));
-        if (_free.Length < sizeHint)
+        _span = _output.GetSpan(Math.Max(sizeHint, MinimumRequest));
+        if (_span.Length < sizeHint)
         {
-            ThrowHelper.ThrowBufferWriterTooSmall(sizeHint, _free.Length);
+            var length = _span.Length;
+            _span = default;
+            ThrowHelper.ThrowBufferWriterTooSmall(sizeHint, length);
         }
     }
 
@@ -132,14 +142,14 @@ public ref struct BufferWriterCursor
     {
         while (!bytes.IsEmpty)
         {
-            if (_free.IsEmpty)
+            if (_buffered == _span.Length)
             {
                 Request(Math.Min(bytes.Length, MaximumCopyRequest));
             }
 
-            var chunk = Math.Min(bytes.Length, _free.Length);
-            bytes[..chunk].CopyTo(_free);
-            Advance(chunk);
+            var chunk = Math.Min(bytes.Length, _span.Length - _buffered);
+            bytes[..chunk].CopyTo(_span[_buffered..]);
+            _buffered += chunk;
             bytes = bytes[chunk..];
         }
     }

@@ -59,4 +59,61 @@ public sealed class CompactCommandsTests : IDisposable
         var usage = await CliRun.Invoke("compact", "encode", CliRun.Sample("users.json"), frame);
         Assert.Equal(ExitCodes.Usage, usage.ExitCode);
     }
+
+    [Fact]
+    public async Task Train_ThenEncodeAndDecodeWithTheDictionary_RoundTripsAndIsSmaller()
+    {
+        var samples = Path.Combine(_temp.FullName, "samples.json");
+        await File.WriteAllTextAsync(samples, "[" + string.Join(",", Enumerable.Range(0, 600).Select(i =>
+            $$$"""{"id":{{{i}}},"name":"User number {{{i}}}","email":"user{{{i}}}@example.com","age":{{{20 + (i % 50)}}},"active":{{{(i % 2 == 0 ? "true" : "false")}}},"tags":["beta","region-{{{i % 7}}}"],"metadata":{"role":"member","team":"team-{{{i % 5}}}"}}""")) + "]");
+        var dictionary = Path.Combine(_temp.FullName, "users.zdict");
+        var train = await CliRun.Invoke("compact", "train", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", samples, "-o", dictionary);
+        Assert.True(train.ExitCode == ExitCodes.Success, train.Error);
+        Assert.StartsWith("trained a ", train.Output, StringComparison.Ordinal);
+        Assert.True(new FileInfo(dictionary).Length > 0);
+
+        var one = Path.Combine(_temp.FullName, "one.json");
+        await File.WriteAllTextAsync(one, """{"id":9001,"name":"User number 9001","email":"user9001@example.com","age":41,"active":true,"tags":["beta","region-3"],"metadata":{"role":"member","team":"team-2"}}""");
+        var plain = Path.Combine(_temp.FullName, "plain.bin");
+        var withDictionary = Path.Combine(_temp.FullName, "dict.bin");
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("compact", "encode", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", one, plain, "--compress", "zstd")).ExitCode);
+        var encode = await CliRun.Invoke("compact", "encode", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", one, withDictionary, "--compress", "zstd", "--dictionary", dictionary);
+        Assert.True(encode.ExitCode == ExitCodes.Success, encode.Error);
+        Assert.True(new FileInfo(withDictionary).Length < new FileInfo(plain).Length, $"{new FileInfo(withDictionary).Length} bytes with the dictionary, {new FileInfo(plain).Length} without");
+
+        var decode = await CliRun.Invoke("compact", "decode", "--schema", CliRun.Sample("user.schema.json"), withDictionary, "--dictionary", dictionary);
+        Assert.True(decode.ExitCode == ExitCodes.Success, decode.Error);
+        Assert.Contains("\"email\": \"user9001@example.com\"", decode.Output, StringComparison.Ordinal);
+        var inspect = await CliRun.Invoke("compact", "inspect", withDictionary, "--dictionary", dictionary);
+        Assert.True(inspect.ExitCode == ExitCodes.Success, inspect.Error);
+
+        // Without the dictionary the frame cannot be read, and the one line on stderr says why.
+        var refused = await CliRun.Invoke("compact", "decode", "--schema", CliRun.Sample("user.schema.json"), withDictionary);
+        Assert.Equal(ExitCodes.BadInput, refused.ExitCode);
+        Assert.Contains("dictionary", refused.Error, StringComparison.Ordinal);
+        Assert.Single(refused.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+    }
+
+    [Fact]
+    public async Task Train_TooFewSamples_IsOneLineAndExit1()
+    {
+        var run = await CliRun.Invoke("compact", "train", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", CliRun.Sample("users.json"), "-o", Path.Combine(_temp.FullName, "d.zdict"));
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("compact.train", run.Error, StringComparison.Ordinal);
+        Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.False(File.Exists(Path.Combine(_temp.FullName, "d.zdict")));
+    }
+
+    [Fact]
+    public async Task Dictionary_MissingOrEmpty_IsABadInput()
+    {
+        var empty = Path.Combine(_temp.FullName, "empty.zdict");
+        await File.WriteAllBytesAsync(empty, []);
+        foreach (var dictionary in new[] { empty, Path.Combine(_temp.FullName, "missing.zdict") })
+        {
+            var run = await CliRun.Invoke("compact", "inspect", CliRun.Sample("users.json"), "--dictionary", dictionary);
+            Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+            Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        }
+    }
 }

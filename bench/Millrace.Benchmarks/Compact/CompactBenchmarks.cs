@@ -4,6 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using BenchmarkDotNet.Attributes;
 using MemoryPack;
+using MessagePack;
 using Millrace.Compact;
 using Millrace.Compact.Serialization;
 
@@ -11,12 +12,16 @@ namespace Millrace.Benchmarks.Compact;
 
 /// <summary>
 /// The seed's structures encoded and decoded by the generated compact serializer and by System.Text.Json (source
-/// generated), both into a reused buffer writer. MemoryPack runs beside them; MessagePack is not served by the
-/// registry mirror and protobuf-net was served too late to add, so their rows cannot run. The setup measures each case's sizes for the report's size table.
+/// generated), all into a reused buffer writer, beside the peers a .NET user would pick instead: Google.Protobuf and
+/// protobuf-net (explicit field numbers, like ours), MessagePack-CSharp with integer keys (with and without its LZ4
+/// compression), and MemoryPack in its default mode (no keys, no evolution) and its version-tolerant mode (the fair
+/// peer: it too survives added and removed members). The setup measures each case's sizes for the report's size table.
 /// </summary>
 [MemoryDiagnoser]
 public class CompactBenchmarks
 {
+    private static readonly MessagePackSerializerOptions MessagePackLz4 = MessagePackSerializerOptions.Standard.WithCompression(MessagePackCompression.Lz4BlockArray);
+
     private readonly ArrayBufferWriter<byte> _output = new(64 * 1024);
     private Func<IBufferWriter<byte>, int> _compactWrite = null!;
     private Func<ReadOnlyMemory<byte>, object> _compactRead = null!;
@@ -31,6 +36,20 @@ public class CompactBenchmarks
     private Action<IBufferWriter<byte>> _memoryPackWrite = null!;
     private Func<byte[], object> _memoryPackRead = null!;
     private byte[] _memoryPack = [];
+    private Action<IBufferWriter<byte>> _tolerantWrite = null!;
+    private Func<byte[], object> _tolerantRead = null!;
+    private byte[] _memoryPackTolerant = [];
+    private Action<IBufferWriter<byte>, MessagePackSerializerOptions> _messagePackWrite = null!;
+    private Func<ReadOnlyMemory<byte>, MessagePackSerializerOptions, object> _messagePackRead = null!;
+    private byte[] _messagePack = [];
+    private byte[] _messagePackLz4 = [];
+    private Action<IBufferWriter<byte>> _protobufNetWrite = null!;
+    private Func<ReadOnlyMemory<byte>, object> _protobufNetRead = null!;
+    private byte[] _protobufNet = [];
+    private Func<object, byte[]> _toJson = null!;
+    private Func<byte[], byte[]> _tolerantRoundTrip = null!;
+
+    static CompactBenchmarks() => ProtobufNetSurrogates.Register();
 
     [Params("user-full", "user-sparse", "product", "large-50/50", "large-10/50", "users-100")]
     public string Case { get; set; } = "user-full";
@@ -41,23 +60,23 @@ public class CompactBenchmarks
         switch (Case)
         {
             case "user-full":
-                Use(CompactBenchmarkData.FullUser(), CompactBenchJsonContext.Default.SeedUser);
+                Use(CompactBenchmarkData.FullUser(), CompactBenchJsonContext.Default.SeedUser, SeedUserTolerant.From(CompactBenchmarkData.FullUser()));
                 UseProto(ProtoMapping.ToProto(CompactBenchmarkData.FullUser()), Proto.User.Parser);
                 break;
             case "user-sparse":
-                Use(CompactBenchmarkData.SparseUser(), CompactBenchJsonContext.Default.SeedUser);
+                Use(CompactBenchmarkData.SparseUser(), CompactBenchJsonContext.Default.SeedUser, SeedUserTolerant.From(CompactBenchmarkData.SparseUser()));
                 UseProto(ProtoMapping.ToProto(CompactBenchmarkData.SparseUser()), Proto.User.Parser);
                 break;
             case "product":
-                Use(CompactBenchmarkData.Product(), CompactBenchJsonContext.Default.SeedProduct);
+                Use(CompactBenchmarkData.Product(), CompactBenchJsonContext.Default.SeedProduct, SeedProductTolerant.From(CompactBenchmarkData.Product()));
                 UseProto(ProtoMapping.ToProto(CompactBenchmarkData.Product()), Proto.Product.Parser);
                 break;
             case "large-50/50":
-                Use(CompactBenchmarkData.LargeFull(), CompactBenchJsonContext.Default.SeedLarge);
+                Use(CompactBenchmarkData.LargeFull(), CompactBenchJsonContext.Default.SeedLarge, SeedLargeTolerant.From(CompactBenchmarkData.LargeFull()));
                 UseProto(ProtoMapping.ToProto(CompactBenchmarkData.LargeFull()), Proto.Large.Parser);
                 break;
             case "large-10/50":
-                Use(CompactBenchmarkData.LargeSparse(), CompactBenchJsonContext.Default.SeedLarge);
+                Use(CompactBenchmarkData.LargeSparse(), CompactBenchJsonContext.Default.SeedLarge, SeedLargeTolerant.From(CompactBenchmarkData.LargeSparse()));
                 UseProto(ProtoMapping.ToProto(CompactBenchmarkData.LargeSparse()), Proto.Large.Parser);
                 break;
             default:
@@ -77,11 +96,20 @@ public class CompactBenchmarks
         _output.ResetWrittenCount();
         _memoryPackWrite(_output);
         _memoryPack = _output.WrittenSpan.ToArray();
+        _memoryPackTolerant = Written(_tolerantWrite);
+        _messagePack = Written(output => _messagePackWrite(output, MessagePackSerializerOptions.Standard));
+        _messagePackLz4 = Written(output => _messagePackWrite(output, MessagePackLz4));
+        _protobufNet = Written(_protobufNetWrite);
+        CheckEveryPeerGivesTheDataBack();
         Sizes = new CompactSizes(
             _json.Length,
             Gzip(_json),
             _protoBytes.Length,
+            _protobufNet.Length,
+            _messagePack.Length,
+            _messagePackLz4.Length,
             _memoryPack.Length,
+            _memoryPackTolerant.Length,
             _compact.Length,
             Frame(CompactCompression.Auto),
             Frame(CompactCompression.Deflate),
@@ -123,6 +151,38 @@ public class CompactBenchmarks
         return _output.WrittenCount;
     }
 
+    [Benchmark(Description = "MemoryPack (version-tolerant) serialize")]
+    public int MemoryPackTolerantSerialize()
+    {
+        _output.ResetWrittenCount();
+        _tolerantWrite(_output);
+        return _output.WrittenCount;
+    }
+
+    [Benchmark(Description = "MessagePack serialize")]
+    public int MessagePackSerialize()
+    {
+        _output.ResetWrittenCount();
+        _messagePackWrite(_output, MessagePackSerializerOptions.Standard);
+        return _output.WrittenCount;
+    }
+
+    [Benchmark(Description = "MessagePack (LZ4) serialize")]
+    public int MessagePackLz4Serialize()
+    {
+        _output.ResetWrittenCount();
+        _messagePackWrite(_output, MessagePackLz4);
+        return _output.WrittenCount;
+    }
+
+    [Benchmark(Description = "protobuf-net serialize")]
+    public int ProtobufNetSerialize()
+    {
+        _output.ResetWrittenCount();
+        _protobufNetWrite(_output);
+        return _output.WrittenCount;
+    }
+
     [Benchmark(Description = "STJ (source generated) deserialize")]
     public object JsonDeserialize() => _jsonRead(_json);
 
@@ -134,6 +194,49 @@ public class CompactBenchmarks
 
     [Benchmark(Description = "MemoryPack deserialize")]
     public object MemoryPackDeserialize() => _memoryPackRead(_memoryPack);
+
+    [Benchmark(Description = "MemoryPack (version-tolerant) deserialize")]
+    public object MemoryPackTolerantDeserialize() => _tolerantRead(_memoryPackTolerant);
+
+    [Benchmark(Description = "MessagePack deserialize")]
+    public object MessagePackDeserialize() => _messagePackRead(_messagePack, MessagePackSerializerOptions.Standard);
+
+    [Benchmark(Description = "MessagePack (LZ4) deserialize")]
+    public object MessagePackLz4Deserialize() => _messagePackRead(_messagePackLz4, MessagePackLz4);
+
+    [Benchmark(Description = "protobuf-net deserialize")]
+    public object ProtobufNetDeserialize() => _protobufNetRead(_protobufNet);
+
+    private void CheckEveryPeerGivesTheDataBack()
+    {
+        var decoded = new (string Peer, object Value)[]
+        {
+            ("Millrace compact", _compactRead(_compact)),
+            ("MemoryPack", _memoryPackRead(_memoryPack)),
+            ("MessagePack", _messagePackRead(_messagePack, MessagePackSerializerOptions.Standard)),
+            ("MessagePack (LZ4)", _messagePackRead(_messagePackLz4, MessagePackLz4)),
+            ("protobuf-net", _protobufNetRead(_protobufNet)),
+        };
+        foreach (var (peer, value) in decoded)
+        {
+            if (!_toJson(value).AsSpan().SequenceEqual(_json))
+            {
+                throw new InvalidOperationException($"{peer} does not give {Case} back.");
+            }
+        }
+
+        if (!_tolerantRoundTrip(_memoryPackTolerant).AsSpan().SequenceEqual(_memoryPackTolerant))
+        {
+            throw new InvalidOperationException($"MemoryPack (version-tolerant) does not give {Case} back.");
+        }
+    }
+
+    private static byte[] Written(Action<IBufferWriter<byte>> write)
+    {
+        var output = new ArrayBufferWriter<byte>();
+        write(output);
+        return output.WrittenSpan.ToArray();
+    }
 
     private void UseProto(Google.Protobuf.IMessage message, Google.Protobuf.MessageParser parser)
     {
@@ -152,9 +255,11 @@ public class CompactBenchmarks
         return buffer.Length;
     }
 
-    private void Use<T>(T value, JsonTypeInfo<T> json)
+    private void Use<T, TTolerant>(T value, JsonTypeInfo<T> json, TTolerant tolerant)
         where T : ICompactSerializable<T>
+        where TTolerant : IMemoryPackable<TTolerant>
     {
+        UsePeers(value, tolerant);
         var jsonWriter = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
         _compactWrite = output =>
         {
@@ -170,6 +275,7 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, json)!;
+        _toJson = decoded => JsonSerializer.SerializeToUtf8Bytes((T)decoded, json);
         _memoryPackWrite = output => MemoryPackSerializer.Serialize(output, value);
         _memoryPackRead = bytes => MemoryPackSerializer.Deserialize<T>(bytes)!;
         _frame = (compression, dictionary) =>
@@ -182,6 +288,7 @@ public class CompactBenchmarks
 
     private void UseMany(List<SeedUser> values)
     {
+        UsePeers(values, values.Select(SeedUserTolerant.From).ToList());
         var jsonWriter = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
         _compactWrite = output =>
         {
@@ -197,6 +304,7 @@ public class CompactBenchmarks
             return 0;
         };
         _jsonRead = bytes => JsonSerializer.Deserialize(bytes, CompactBenchJsonContext.Default.ListSeedUser)!;
+        _toJson = decoded => JsonSerializer.SerializeToUtf8Bytes((List<SeedUser>)decoded, CompactBenchJsonContext.Default.ListSeedUser);
         _memoryPackWrite = output => MemoryPackSerializer.Serialize(output, values);
         _memoryPackRead = bytes => MemoryPackSerializer.Deserialize<List<SeedUser>>(bytes)!;
         _frame = (compression, dictionary) =>
@@ -208,7 +316,18 @@ public class CompactBenchmarks
     }
 
     private int Frame(CompactCompression compression, CompactZstdDictionary? dictionary = null) => _frame(compression, dictionary);
+
+    private void UsePeers<T, TTolerant>(T value, TTolerant tolerant)
+    {
+        _tolerantWrite = output => MemoryPackSerializer.Serialize(output, tolerant);
+        _tolerantRead = bytes => MemoryPackSerializer.Deserialize<TTolerant>(bytes)!;
+        _tolerantRoundTrip = bytes => Written(output => MemoryPackSerializer.Serialize(output, MemoryPackSerializer.Deserialize<TTolerant>(bytes)));
+        _messagePackWrite = (output, options) => MessagePackSerializer.Serialize(output, value, options);
+        _messagePackRead = (bytes, options) => MessagePackSerializer.Deserialize<T>(bytes, options)!;
+        _protobufNetWrite = output => ProtoBuf.Serializer.Serialize(output, value);
+        _protobufNetRead = bytes => ProtoBuf.Serializer.Deserialize<T>(bytes)!;
+    }
 }
 
 /// <summary>One case's encoded sizes in bytes.</summary>
-public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int MemoryPack, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli, int CompactZstd, int CompactAutoWithDictionary);
+public sealed record CompactSizes(int Json, long JsonGzip, int Protobuf, int ProtobufNet, int MessagePack, int MessagePackLz4, int MemoryPack, int MemoryPackTolerant, int Compact, int CompactAuto, int CompactDeflate, int CompactBrotli, int CompactZstd, int CompactAutoWithDictionary);

@@ -113,18 +113,20 @@ internal static partial class ReportWriter
         return logger.GetLog().ReplaceLineEndings("\n").Split('\n');
     }
 
+    /// <summary>How a verdict reads in a report: met, not met (in bold), or not measurable here.</summary>
+    public static string VerdictText(Verdict verdict) => verdict switch
+    {
+        Verdict.Met => "met",
+        Verdict.NotMet => "**not met**",
+        _ => "cannot be measured here",
+    };
+
     private static string Targets(BenchmarkSuite suite, RunResults results)
     {
         var text = new StringBuilder("| target | measured | |\n|---|---|---|\n");
         foreach (var target in suite.Targets(results))
         {
-            var verdict = target.Verdict switch
-            {
-                Verdict.Met => "met",
-                Verdict.NotMet => "**not met**",
-                _ => "cannot be measured here",
-            };
-            text.Append(CultureInfo.InvariantCulture, $"| {target.Target} | {target.Measured} | {verdict} |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {target.Target} | {target.Measured} | {VerdictText(target.Verdict)} |\n");
         }
 
         return text.Append(Noise(suite, results)).ToString().TrimEnd('\n');

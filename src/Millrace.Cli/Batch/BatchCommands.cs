@@ -28,6 +28,7 @@ internal static class BatchCommands
         var rate = new Option<string?>("--rate") { Description = "At most this many files started per second, as R/s or R." };
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
+        var dictionary = Compact.CompactCommands.DictionaryOption();
         rate.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<string?>() is { } text && ParseRate(text) is null)
@@ -38,7 +39,7 @@ internal static class BatchCommands
 
         var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
         {
-            input, output, to, parallel, retries, rate, schema, type, quiet,
+            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet,
         };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -56,10 +57,15 @@ internal static class BatchCommands
                 return ExitCodes.BadInput;
             }
 
+            if (await Compact.CompactCommands.LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary))
+            {
+                return ExitCodes.BadInput;
+            }
+
             var job = new BatchJob(
                 parsed.GetValue(input)!,
                 parsed.GetValue(output)!,
-                new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java },
+                new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java, ZstdDictionary = zstdDictionary },
                 new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)));
             return await job.RunAsync(console, cancellationToken);
         });

@@ -9,9 +9,12 @@ using Spectre.Console;
 
 namespace Millrace.Cli.Compact;
 
-/// <summary>The <c>millrace compact</c> verbs: encode, decode, inspect and size.</summary>
+/// <summary>The <c>millrace compact</c> verbs: encode, decode, inspect, size and train.</summary>
 internal static class CompactCommands
 {
+    // A zstd dictionary is small (16 KiB by default); anything past this is not one.
+    private const long MaxDictionaryBytes = 16L * 1024 * 1024;
+
     public static Command Create(CliConsole console)
     {
         var compact = new Command("compact", "Encode JSON into the compact schema-indexed format and back.");
@@ -19,7 +22,37 @@ internal static class CompactCommands
         compact.Add(Decode(console));
         compact.Add(Inspect(console));
         compact.Add(Size(console));
+        compact.Add(Train(console));
         return compact;
+    }
+
+    /// <summary>The <c>--dictionary</c> option of every verb that writes or reads compact frames.</summary>
+    public static Option<string?> DictionaryOption() => new("--dictionary")
+    {
+        Description = "A zstd dictionary made by 'millrace compact train': zstd frames are written with it, and frames written with it need it to be read.",
+    };
+
+    /// <summary>Loads the dictionary a <c>--dictionary</c> option names.</summary>
+    /// <returns>Whether it loaded (or none was named); the error is reported when not.</returns>
+    public static async Task<(bool Loaded, CompactZstdDictionary? Dictionary)> LoadDictionaryAsync(string? path, CliConsole console, CancellationToken cancellationToken)
+    {
+        if (path is null)
+        {
+            return (true, null);
+        }
+
+        if (await CliInput.ReadAllAsync(path, console, MaxDictionaryBytes, cancellationToken) is not { } bytes)
+        {
+            return (false, null);
+        }
+
+        if (bytes.Length == 0)
+        {
+            console.ReportError(path, new Error("compact.dictionary", "The dictionary file is empty."));
+            return (false, null);
+        }
+
+        return (true, new CompactZstdDictionary(bytes));
     }
 
     private static Option<string> SchemaOption() => new("--schema") { Description = "The schema file (JSON).", Required = true };
@@ -34,11 +67,14 @@ internal static class CompactCommands
         var output = new Argument<string>("out") { Description = "The frame to write." };
         var compress = new Option<string>("--compress") { Description = "none, deflate, brotli, zstd or auto (the smallest).", DefaultValueFactory = _ => "none" }
             .AcceptOnlyFromAmong("none", "deflate", "brotli", "zstd", "auto");
-        var command = new Command("encode", "Encode a JSON file with a schema.") { input, output, schema, type, compress };
+        var dictionary = DictionaryOption();
+        var command = new Command("encode", "Encode a JSON file with a schema.") { input, output, schema, type, compress, dictionary };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set || await ReadAllAsync(name, console, cancellationToken) is not { } json)
+            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set
+                || await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
+                || await ReadAllAsync(name, console, cancellationToken) is not { } json)
             {
                 return ExitCodes.BadInput;
             }
@@ -46,6 +82,7 @@ internal static class CompactCommands
             var settings = new ConversionSettings(FileFormatKind.Compact, set, parsed.GetValue(type)!)
             {
                 CompactCompression = Enum.Parse<CompactCompression>(parsed.GetValue(compress)!, ignoreCase: true),
+                ZstdDictionary = zstdDictionary,
             };
             try
             {
@@ -74,11 +111,14 @@ internal static class CompactCommands
     {
         var schema = SchemaOption();
         var input = new Argument<string>("in") { Description = "The frame." };
-        var command = new Command("decode", "Decode a frame to JSON on stdout, whatever compression it says.") { input, schema };
+        var dictionary = DictionaryOption();
+        var command = new Command("decode", "Decode a frame to JSON on stdout, whatever compression it says.") { input, schema, dictionary };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
+            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set
+                || await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
+                || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
@@ -88,7 +128,7 @@ internal static class CompactCommands
                 using var buffer = new MemoryStream();
                 await using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
                 {
-                    CompactJson.Decode(set, frame, writer);
+                    CompactJson.Decode(set, frame, writer, zstdDictionary: zstdDictionary);
                 }
 
                 buffer.WriteByte((byte)'\n');
@@ -109,18 +149,20 @@ internal static class CompactCommands
     private static Command Inspect(CliConsole console)
     {
         var input = new Argument<string>("in") { Description = "The frame." };
-        var command = new Command("inspect", "Dump a frame's fields (index, wire type, value) without a schema.") { input };
+        var dictionary = DictionaryOption();
+        var command = new Command("inspect", "Dump a frame's fields (index, wire type, value) without a schema.") { input, dictionary };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await ReadAllAsync(name, console, cancellationToken) is not { } frame)
+            if (await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
+                || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
 
             try
             {
-                var dump = CompactInspector.Describe(frame);
+                var dump = CompactInspector.Describe(frame, zstdDictionary: zstdDictionary);
                 await using var output = console.CreateTextOutput();
                 await output.WriteAsync(dump);
                 return ExitCodes.Success;
@@ -139,11 +181,13 @@ internal static class CompactCommands
         var schema = SchemaOption();
         var type = TypeOption();
         var input = new Argument<string>("in") { Description = "A JSON object or array of objects." };
-        var command = new Command("size", "Compare the bytes of JSON, JSON+gzip and the compact format with each compression.") { input, schema, type };
+        var dictionary = DictionaryOption();
+        var command = new Command("size", "Compare the bytes of JSON, JSON+gzip and the compact format with each compression.") { input, schema, type, dictionary };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await LoadAsync(parsed.GetValue(schema)!, name, console, cancellationToken) is not var (set, json))
+            if (await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
+                || await LoadAsync(parsed.GetValue(schema)!, name, console, cancellationToken) is not var (set, json))
             {
                 return ExitCodes.BadInput;
             }
@@ -152,7 +196,7 @@ internal static class CompactCommands
             {
                 try
                 {
-                    var minified = JsonSerializer.SerializeToUtf8Bytes(json.RootElement, Millrace.Cli.Json.CliJsonContext.Default.JsonElement);
+                    var minified = Minify(json.RootElement);
                     using var gzipped = new MemoryStream();
                     await using (var gzip = new GZipStream(gzipped, CompressionLevel.SmallestSize, leaveOpen: true))
                     {
@@ -164,6 +208,11 @@ internal static class CompactCommands
                     foreach (var (label, compression) in new[] { ("compact", CompactCompression.None), ("compact+deflate", CompactCompression.Deflate), ("compact+brotli", CompactCompression.Brotli), ("compact+zstd", CompactCompression.Zstd), ("compact+auto", CompactCompression.Auto) })
                     {
                         rows.Add((label, CompactJson.Encode(set, typeName, json.RootElement, compression).Length));
+                    }
+
+                    if (zstdDictionary is not null)
+                    {
+                        rows.Add(("compact+zstd+dict", CompactJson.Encode(set, typeName, json.RootElement, CompactCompression.Zstd, zstdDictionary).Length));
                     }
 
                     await using var output = console.CreateTextOutput();
@@ -204,18 +253,109 @@ internal static class CompactCommands
         return command;
     }
 
+    private static Command Train(CliConsole console)
+    {
+        var schema = SchemaOption();
+        var type = TypeOption();
+        var inputs = new Argument<string[]>("samples") { Description = "JSON files of sample records: an object, or an array of objects, each.", Arity = ArgumentArity.OneOrMore };
+        var output = new Option<string>("--out", "-o") { Description = "The dictionary file to write.", Required = true };
+        var maxSize = CliOptions.WholeNumber("--max-size", "The dictionary's largest size in bytes.", 256, 1 << 24, () => CompactZstdDictionary.DefaultMaxSize);
+        var command = new Command("train", "Train a zstd dictionary on sample records, for small records that compress poorly alone (use it with --dictionary).")
+        {
+            inputs, output, schema, type, maxSize,
+        };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            // Each sample is a record's body as a frame carries it before compression: what the dictionary will compress.
+            var typeName = parsed.GetValue(type)!;
+            var samples = new List<byte[]>();
+            foreach (var name in parsed.GetValue(inputs)!)
+            {
+                if (await LoadAsync(name, console, cancellationToken) is not { } json)
+                {
+                    return ExitCodes.BadInput;
+                }
+
+                using (json)
+                {
+                    try
+                    {
+                        var records = json.RootElement.ValueKind == JsonValueKind.Array ? json.RootElement.EnumerateArray().ToList() : [json.RootElement];
+                        foreach (var record in records)
+                        {
+                            var frame = CompactJson.Encode(set, typeName, record);
+                            samples.Add(CompactFrame.Read(frame, CompactLimits.Default, out _, out _, out _).ToArray());
+                        }
+                    }
+                    catch (CompactFormatException exception)
+                    {
+                        console.Report(name, exception);
+                        return ExitCodes.BadInput;
+                    }
+                    catch (KeyNotFoundException exception)
+                    {
+                        console.ReportError(name, new Error("compact.encode", exception.Message));
+                        return ExitCodes.BadInput;
+                    }
+                }
+            }
+
+            CompactZstdDictionary dictionary;
+            try
+            {
+                dictionary = CompactZstdDictionary.Train(samples, parsed.GetValue(maxSize));
+            }
+            catch (ArgumentException exception)
+            {
+                console.ReportError(parsed.GetValue(inputs)![0], new Error("compact.train", $"{exception.Message.Split(" (Parameter", 2)[0]} ({samples.Count} sample record(s); zstd wants hundreds)."));
+                return ExitCodes.BadInput;
+            }
+
+            if (!await OutputFile.TryWriteAsync(parsed.GetValue(output)!, dictionary.Bytes, console, cancellationToken))
+            {
+                return ExitCodes.BadInput;
+            }
+
+            await using var text = console.CreateTextOutput();
+            await text.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"trained a {dictionary.Bytes.Length}-byte dictionary on {samples.Count} records"));
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static byte[] Minify(JsonElement json)
+    {
+        var output = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(output))
+        {
+            json.WriteTo(writer);
+        }
+
+        return output.WrittenSpan.ToArray();
+    }
+
     private static string Row(string label, long bytes) => string.Create(CultureInfo.InvariantCulture, $"{label,-16} {bytes,8} bytes");
 
-    private static async Task<(CompactSchemaSet Schema, JsonDocument Json)?> LoadAsync(string schemaPath, string inputPath, CliConsole console, CancellationToken cancellationToken)
+    private static async Task<(CompactSchemaSet Schema, JsonDocument Json)?> LoadAsync(string schemaPath, string inputPath, CliConsole console, CancellationToken cancellationToken) =>
+        await LoadSchemaAsync(schemaPath, console, cancellationToken) is { } set && await LoadAsync(inputPath, console, cancellationToken) is { } json
+            ? (set, json)
+            : null;
+
+    private static async Task<JsonDocument?> LoadAsync(string inputPath, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await LoadSchemaAsync(schemaPath, console, cancellationToken) is not { } set || await ReadAllAsync(inputPath, console, cancellationToken) is not { } bytes)
+        if (await ReadAllAsync(inputPath, console, cancellationToken) is not { } bytes)
         {
             return null;
         }
 
         try
         {
-            return (set, JsonDocument.Parse(bytes));
+            return JsonDocument.Parse(bytes);
         }
         catch (JsonException exception)
         {

@@ -11,10 +11,12 @@ namespace Millrace.Cli.Formats;
 /// <param name="Flavour">The NBT flavour to write; Java when <see langword="null"/>.</param>
 /// <param name="NbtCompression">The NBT compression to write; the input's when <see langword="null"/>.</param>
 /// <param name="CompactCompression">The compact frame's compression.</param>
+/// <param name="ZstdDictionary">The zstd dictionary compact frames are written and read with, if any.</param>
 internal sealed record ConversionSettings(
     FileFormatKind Target,
     CompactSchemaSet? Schema = null,
     string? TypeName = null,
     NbtFormat? Flavour = null,
     NbtCompression? NbtCompression = null,
-    CompactCompression CompactCompression = CompactCompression.Auto);
+    CompactCompression CompactCompression = CompactCompression.Auto,
+    CompactZstdDictionary? ZstdDictionary = null);

@@ -63,7 +63,7 @@ internal static class FileFormats
         // SNBT becomes the root of a Java file, gzip-compressed as Minecraft stores its NBT files.
         FileFormatKind.Snbt => new NbtValue(new NbtFile(new NbtDocument(string.Empty, SnbtParser.Parse(Encoding.UTF8.GetString(input))), NbtFormat.Java, NbtCompression.Gzip)),
         FileFormatKind.Json => new JsonValue(CheckJson(input)),
-        _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer))),
+        _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer, zstdDictionary: settings?.ZstdDictionary))),
     };
 
     /// <summary>Writes a value in the settings' target format.</summary>
@@ -101,7 +101,7 @@ internal static class FileFormats
     private static byte[] WriteCompact(byte[] json, ConversionSettings settings)
     {
         using var document = JsonDocument.Parse(json);
-        return CompactJson.Encode(RequireSchema(settings), settings.TypeName ?? throw new InvalidOperationException("Compact frames need --type."), document.RootElement, settings.CompactCompression);
+        return CompactJson.Encode(RequireSchema(settings), settings.TypeName ?? throw new InvalidOperationException("Compact frames need --type."), document.RootElement, settings.CompactCompression, settings.ZstdDictionary);
     }
 
     private static byte[] CheckJson(byte[] input)

@@ -1,5 +1,5 @@
 using System.CommandLine;
-using System.Text.Encodings.Web;
+using System.Buffers;
 using System.Text.Json;
 using Millrace.Json;
 using Millrace.Json.Base64;
@@ -10,7 +10,7 @@ namespace Millrace.Cli.Json;
 /// <summary>The <c>millrace json</c> verbs: count, head, validate and from-base64.</summary>
 internal static class JsonCommands
 {
-    private static readonly JsonWriterOptions CompactOutput = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+    private const int WholeInputBufferSize = 1024 * 1024;
 
     public static Command Create(CliConsole console)
     {
@@ -27,11 +27,12 @@ internal static class JsonCommands
         "Count the items of a JSON array or the lines of NDJSON.",
         console,
         skipInvalidLines: false,
+        readsEverything: true,
         [],
         async (_, name, stream, options, cancellationToken) =>
         {
             var count = 0L;
-            await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
+            await foreach (var item in JsonItems.ReadRawAsync(stream, options, cancellationToken))
             {
                 if (item.IsFailure)
                 {
@@ -55,6 +56,7 @@ internal static class JsonCommands
             "Print the first items, one compact JSON value a line, and stop reading.",
             console,
             skipInvalidLines: false,
+            readsEverything: false,
             [count],
             async (parsed, name, stream, options, cancellationToken) =>
             {
@@ -64,9 +66,9 @@ internal static class JsonCommands
                     return ExitCodes.Success;
                 }
 
-                await using var writer = new Utf8JsonWriter(console.Output, CompactOutput);
+                var line = new ArrayBufferWriter<byte>();
                 var printed = 0;
-                await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
+                await foreach (var item in JsonItems.ReadRawAsync(stream, options, cancellationToken))
                 {
                     if (item.IsFailure)
                     {
@@ -74,10 +76,10 @@ internal static class JsonCommands
                         return ExitCodes.BadInput;
                     }
 
-                    item.Value.WriteTo(writer);
-                    await writer.FlushAsync(cancellationToken);
-                    writer.Reset();
-                    console.Output.WriteByte((byte)'\n');
+                    line.ResetWrittenCount();
+                    JsonWhitespace.WriteWithout(item.Value.Utf8.Span, line);
+                    line.Write("\n"u8);
+                    await console.Output.WriteAsync(line.WrittenMemory, cancellationToken);
                     if (++printed == wanted)
                     {
                         break;
@@ -94,12 +96,13 @@ internal static class JsonCommands
         "List every invalid item with its index and byte offset on standard error, and the counts on standard output; exit 1 if there is any.",
         console,
         skipInvalidLines: true,
+        readsEverything: true,
         [],
         async (_, name, stream, options, cancellationToken) =>
         {
             await using var output = console.CreateTextOutput();
             long valid = 0, invalid = 0;
-            await foreach (var item in JsonItems.ReadAsync(stream, CliJsonContext.Default.JsonElement, options, cancellationToken))
+            await foreach (var item in JsonItems.ReadRawAsync(stream, options, cancellationToken))
             {
                 if (item.IsSuccess)
                 {
@@ -124,6 +127,7 @@ internal static class JsonCommands
         string description,
         CliConsole console,
         bool skipInvalidLines,
+        bool readsEverything,
         Option[] extraOptions,
         Func<ParseResult, string, Stream, JsonStreamOptions, CancellationToken, Task<int>> run)
     {
@@ -143,7 +147,7 @@ internal static class JsonCommands
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetRequiredValue(file);
-            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines, console, out var options))
+            if (!TryCreateOptions(parsed.GetValue(path), parsed.GetValue(ndjson), skipInvalidLines, readsEverything, console, out var options))
             {
                 return ExitCodes.Usage;
             }
@@ -227,12 +231,16 @@ internal static class JsonCommands
         }
     }
 
-    private static bool TryCreateOptions(string? path, bool ndjson, bool skipInvalidLines, CliConsole console, out JsonStreamOptions options)
+    private static bool TryCreateOptions(string? path, bool ndjson, bool skipInvalidLines, bool readsEverything, CliConsole console, out JsonStreamOptions options)
     {
         options = new JsonStreamOptions
         {
             Format = ndjson ? JsonStreamFormat.Lines : JsonStreamFormat.Array,
             SkipInvalidLines = skipInvalidLines,
+
+            // A verb that reads every byte gets a large buffer (fewer reads and refills); head keeps the default, so that
+            // stopping after a few items reads little more than they span.
+            BufferSize = readsEverything ? WholeInputBufferSize : JsonStreamConstants.BufferSize,
         };
         try
         {

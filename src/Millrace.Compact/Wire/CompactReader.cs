@@ -94,13 +94,13 @@ public ref struct CompactReader
     {
         var offset = Offset;
         var length = ReadVarint();
-        if (length > (ulong)Remaining)
+        if (!_cursor.CountFits(length, int.MaxValue, 1))
         {
             CompactThrow.LengthBeyondInput(length, Remaining, offset);
         }
 
         start = Offset;
-        return Take((int)length);
+        return _cursor.Take((int)length);
     }
 
     /// <summary>Reads a UTF-8 string.</summary>

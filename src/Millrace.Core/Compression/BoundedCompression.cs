@@ -48,7 +48,7 @@ public static class BoundedCompression
     /// <param name="input">The bytes.</param>
     /// <param name="codec">The compression.</param>
     /// <param name="output">Where the compressed bytes go.</param>
-    /// <param name="level">Speed against size; <see cref="CompressionLevel.SmallestSize"/> is zstd's maximum level.</param>
+    /// <param name="level">Speed against size; <see cref="CompressionLevel.SmallestSize"/> is zstd's maximum level. LZ4 block streams have one level, and ignore it.</param>
     /// <param name="zstdDictionary">A dictionary for zstd, or empty.</param>
     public static void Compress(ReadOnlySpan<byte> input, CompressionCodec codec, IBufferWriter<byte> output, CompressionLevel level = CompressionLevel.Optimal, ReadOnlySpan<byte> zstdDictionary = default)
     {
@@ -274,13 +274,14 @@ public static class BoundedCompression
     private static DecompressionOutcome TooLarge(string name, long maxOutputBytes, long offset) =>
         Fail(DecompressionStatus.TooLarge, offset, string.Create(CultureInfo.InvariantCulture, $"The {name} data inflates past the limit of {maxOutputBytes} bytes."));
 
-    private static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => new(status, offset, message);
+    internal static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => new(status, offset, message);
 
     private static string Name(CompressionCodec codec) => codec switch
     {
         CompressionCodec.Gzip => "gzip",
         CompressionCodec.Zlib => "zlib",
         CompressionCodec.Brotli => "Brotli",
+        CompressionCodec.Lz4Block => "LZ4",
         _ => "zstd",
     };
 

@@ -22,6 +22,11 @@ internal static class Lz4BlockStream
     private const byte Lz4Method = 0x20;
     private const int ChecksumSeed = unchecked((int)0x9747B28C);
 
+    // LZ4 turns a byte into at most 255 (a match's length runs on in 255-steps, one byte each): a block that claims to
+    // inflate further is refused before any room is taken for it, so a tiny input cannot make the decoder reserve the
+    // 32 MiB the largest block level allows.
+    private const int MaxExpansion = 255;
+
     private static ReadOnlySpan<byte> Magic => "LZ4Block"u8;
 
     /// <summary>Compresses <paramref name="input"/> into 64 KiB blocks and the end block.</summary>
@@ -73,7 +78,8 @@ internal static class Lz4BlockStream
             var original = BinaryPrimitives.ReadInt32LittleEndian(header[13..]);
             var checksum = BinaryPrimitives.ReadInt32LittleEndian(header[17..]);
             if ((method != RawMethod && method != Lz4Method) || level > 15 || original < 0 || original > 1 << (level + 10)
-                || compressed < 0 || (method == RawMethod && compressed != original))
+                || compressed < 0 || (method == RawMethod && compressed != original) || (original == 0 && compressed != 0)
+                || original > ((long)compressed * MaxExpansion) + 16)
             {
                 return Fail(DecompressionStatus.Corrupt, position + 8, "The LZ4 block header has an impossible method, level or length.");
             }
@@ -130,5 +136,5 @@ internal static class Lz4BlockStream
         BinaryPrimitives.WriteInt32LittleEndian(header[17..], checksum);
     }
 
-    private static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => new(status, offset, message);
+    private static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => BoundedCompression.Fail(status, offset, message);
 }

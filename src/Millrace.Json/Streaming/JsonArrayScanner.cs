@@ -14,6 +14,7 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     private readonly JsonReaderOptions _readerOptions;
     private readonly JsonReaderState?[] _stateAfterItem = new JsonReaderState?[(int)JsonTokenType.Null + 1];
     private readonly byte[][] _path;
+    private readonly bool _offerCandidates;
     private JsonReaderState _state;
     private Phase _phase;
     private int _pathLevel;
@@ -25,9 +26,11 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     /// <param name="options">Path and limits.</param>
     /// <param name="serializerOptions">The serializer options whose comment and trailing-comma settings the reader follows.</param>
     /// <param name="bufferSize">The first buffer's size, when it should differ from <see cref="JsonStreamOptions.BufferSize"/>.</param>
-    public JsonArrayScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null)
+    /// <param name="offerCandidates">Whether container items are offered to be bound in one pass.</param>
+    public JsonArrayScanner(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null, bool offerCandidates = true)
         : base(stream, options, serializerOptions, options.Path, bufferSize)
     {
+        _offerCandidates = offerCandidates;
         _path = options.PathSegments;
 
         // The reader counts depth from the document root; items sit below the array and the path's objects.
@@ -252,7 +255,7 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     /// </summary>
     private bool TryFindNextCandidate()
     {
-        if (_phase != Phase.Items || NextIndex == 0 || _scanNextCandidate)
+        if (!_offerCandidates || _phase != Phase.Items || NextIndex == 0 || _scanNextCandidate)
         {
             return false;
         }
@@ -291,7 +294,8 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     // the item almost surely ends inside the buffer (a cut-off item would fail and be scanned after all), and only
     // once an item of the same kind has been scanned, which supplies the reader state after such an item.
     private bool IsCandidate(JsonTokenType kind, int itemStart) =>
-        !_scanNextCandidate
+        _offerCandidates
+        && !_scanNextCandidate
         && IsContainerStart(kind)
         && _stateAfterItem[(int)kind] is not null
         && (EndOfStream || End - itemStart > (2 * _largestItem) + 256);
@@ -300,7 +304,8 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     // (memory, files, fast networks), sliding the buffer and reading ahead is cheaper; a source that delivers less
     // (a slow producer) gets its complete items handed over at once instead of waiting for more bytes.
     private bool ShouldReadAhead(JsonTokenType kind) =>
-        LastReadFilledBuffer
+        _offerCandidates
+        && LastReadFilledBuffer
         && !EndOfStream
         && !_scanNextCandidate
         && Start > 0

@@ -11,8 +11,7 @@ namespace Millrace.Json.Streaming;
 internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo)
 {
     private readonly JsonConverter<T> _converter = (JsonConverter<T>)typeInfo.Converter;
-    private readonly byte _expectedFirstByte = JsonBinder<T>.ExpectedFirstByte(typeInfo);
-    private readonly string?[] _mismatchMessages = new string?[128];
+    private readonly JsonItemBinder<T> _binder = new(typeInfo, scanner.RootPath);
 
     // After an item failed to bind, the next one is bound the careful way only: a feed of items that do not fit
     // would otherwise pay for two exceptions per item, one in the single pass and one in the careful binding.
@@ -28,14 +27,12 @@ internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T>
             switch (scanner.Next())
             {
                 case ScanStep.Item:
-                    item = IsMismatch(scanner.Item[0])
-                        ? Result<T>.Failure(JsonBinder<T>.Mismatch(MismatchMessage(scanner.Item[0]), scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath))
-                        : JsonBinder<T>.Bind(scanner.Item, typeInfo, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
+                    item = _binder.Bind(scanner.Item, scanner.ItemIndex, scanner.ItemOffset);
                     _lastItemFailed = item.IsFailure;
                     return ScanStep.Item;
                 case ScanStep.ItemCandidate:
                     if (!_lastItemFailed
-                        && !IsMismatch(scanner.Candidate[0])
+                        && !_binder.IsMismatch(scanner.Candidate[0])
                         && JsonBinder<T>.TryBindInOnePass(scanner.Candidate, _converter, typeInfo.Options, scanner.ItemReaderOptions, out var value, out var length)
                         && scanner.TryAcceptCandidate(length))
                     {
@@ -54,11 +51,4 @@ internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T>
             }
         }
     }
-
-    /// <summary>Whether the item's first byte already shows that it cannot bind; <c>null</c> is left to the binder.</summary>
-    private bool IsMismatch(byte first) => _expectedFirstByte != 0 && first != _expectedFirstByte && first != (byte)'n';
-
-    // One message per kind of item, so that a feed of mismatched items allocates only their errors.
-    private string MismatchMessage(byte first) =>
-        _mismatchMessages[first & 0x7F] ??= JsonBinder<T>.MismatchMessage(first, _expectedFirstByte);
 }

@@ -58,6 +58,9 @@ internal abstract class JsonItemScanner : IDisposable
     /// <summary>Gets the UTF-8 bytes of the last item; valid until the next <see cref="FillAsync"/>.</summary>
     public ReadOnlySpan<byte> Item => _buffer.AsSpan(ItemStart, ItemLength);
 
+    /// <summary>Gets the UTF-8 bytes of the last item as memory; valid until the next <see cref="FillAsync"/>.</summary>
+    public ReadOnlyMemory<byte> ItemMemory => _buffer.AsMemory(ItemStart, ItemLength);
+
     /// <summary>Gets the buffered bytes from the start of the candidate item to the end of the buffer.</summary>
     public ReadOnlySpan<byte> Candidate => _buffer.AsSpan(ItemStart, _end - ItemStart);
 
@@ -108,11 +111,12 @@ internal abstract class JsonItemScanner : IDisposable
     /// <param name="options">Format, path and limits.</param>
     /// <param name="serializerOptions">The serializer options whose comment and trailing-comma settings the reader follows.</param>
     /// <param name="bufferSize">The first buffer's size, when it should differ from <see cref="JsonStreamOptions.BufferSize"/>.</param>
+    /// <param name="offerCandidates">Whether an array scanner offers items to bind in one pass (<see cref="ScanStep.ItemCandidate"/>); a reader that does not bind finds every item itself.</param>
     /// <returns>A <see cref="JsonLinesScanner"/> for <see cref="JsonStreamFormat.Lines"/>, a <see cref="JsonArrayScanner"/> otherwise.</returns>
-    public static JsonItemScanner Create(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null) =>
+    public static JsonItemScanner Create(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions, int? bufferSize = null, bool offerCandidates = true) =>
         options.Format == JsonStreamFormat.Lines
             ? new JsonLinesScanner(stream, options, serializerOptions, bufferSize)
-            : new JsonArrayScanner(stream, options, serializerOptions, bufferSize);
+            : new JsonArrayScanner(stream, options, serializerOptions, bufferSize, offerCandidates);
 
     /// <summary>Scans for the next item in the buffered bytes.</summary>
     /// <returns>What was found.</returns>

@@ -45,7 +45,10 @@ public static class JsonItems
     {
         ArgumentNullException.ThrowIfNull(utf8Json);
         ArgumentNullException.ThrowIfNull(typeInfo);
-        return ReadCore(utf8Json, typeInfo, Freeze(options), cancellationToken);
+        var frozen = Freeze(options);
+        return frozen.BindingWorkers > 1
+            ? JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, frozen, cancellationToken)
+            : ReadCore(utf8Json, typeInfo, frozen, cancellationToken);
     }
 
     /// <summary>Streams the items of the JSON array read from <paramref name="utf8Json"/>.</summary>
@@ -84,6 +87,25 @@ public static class JsonItems
     [RequiresDynamicCode("Binding by reflection may generate code at run time; pass a source-generated JsonTypeInfo<T> instead.")]
     public static IAsyncEnumerable<Result<T>> ReadAsync<T>(PipeReader utf8Json, JsonSerializerOptions? serializerOptions = null, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
         => ReadAsync(utf8Json, TypeInfo<T>(serializerOptions), options, cancellationToken);
+
+    /// <summary>
+    /// Streams the items of the JSON array in <paramref name="utf8Json"/> (or the lines of NDJSON) as their UTF-8 bytes,
+    /// unbound: the same items, limits, indices, offsets and errors as <see cref="ReadAsync{T}(Stream, JsonTypeInfo{T}, JsonStreamOptions?, CancellationToken)"/>,
+    /// at the speed of System.Text.Json's tokenizer, for counting, validating or forwarding items, or binding them elsewhere.
+    /// </summary>
+    /// <param name="utf8Json">UTF-8 JSON; read forward only, never seeked, and not disposed.</param>
+    /// <param name="options">Format, path and limits; <see cref="JsonStreamOptions.Default"/> when <see langword="null"/>. Frozen by this call. A larger <see cref="JsonStreamOptions.BufferSize"/> (say 1 MiB) suits large inputs.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>
+    /// Each item's bytes (valid until the enumerator moves on: see <see cref="JsonRawItem.Utf8"/>) or the error that stands
+    /// in its place, in order. The JSON is read strictly: no comments, no trailing commas. Items are checked to be
+    /// well-formed JSON as the tokenizer reads them; a value's strings are not decoded.
+    /// </returns>
+    public static IAsyncEnumerable<Result<JsonRawItem>> ReadRawAsync(Stream utf8Json, JsonStreamOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        return new JsonRawItemStream(utf8Json, Freeze(options), cancellationToken);
+    }
 
     /// <summary>Reads every item of the JSON array into a list, stopping at the first failure.</summary>
     /// <typeparam name="T">The item type.</typeparam>
@@ -155,6 +177,22 @@ public static class JsonItems
 
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
+        if (options.BindingWorkers > 1)
+        {
+            var bound = new List<T>();
+            await foreach (var item in JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
+            {
+                if (!item.TryGetValue(out var value))
+                {
+                    return Result<List<T>>.Failure(item.Error);
+                }
+
+                bound.Add(value);
+            }
+
+            return bound;
+        }
+
         var documentSize = WholeDocumentSize(utf8Json, options, typeInfo.Options);
         using var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options, documentSize + 1);
 

@@ -17,6 +17,12 @@ public static class JsonStreamConstants
 
     /// <summary>The smallest allowed <see cref="JsonStreamOptions.BufferSize"/>.</summary>
     public const int MinBufferSize = 16;
+
+    /// <summary>The default <see cref="JsonStreamOptions.BindingWorkers"/>: 1, items bound on the consuming thread.</summary>
+    public const int BindingWorkers = 1;
+
+    /// <summary>The largest allowed <see cref="JsonStreamOptions.BindingWorkers"/>.</summary>
+    public const int MaxBindingWorkers = 256;
 }
 
 /// <summary>The defaults of <see cref="JsonStreamOptions"/> under their 0.1 name.</summary>

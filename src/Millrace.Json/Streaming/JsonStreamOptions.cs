@@ -15,6 +15,7 @@ public sealed class JsonStreamOptions
     private int _maxDepth = JsonStreamConstants.MaxDepth;
     private int _bufferSize = JsonStreamConstants.BufferSize;
     private bool _skipInvalidLines;
+    private int _bindingWorkers = JsonStreamConstants.BindingWorkers;
 
     /// <summary>Gets a frozen instance with every default.</summary>
     public static JsonStreamOptions Default { get; } = CreateDefault();
@@ -118,6 +119,27 @@ public sealed class JsonStreamOptions
         {
             ThrowIfReadOnly();
             _skipInvalidLines = value;
+        }
+    }
+
+    /// <summary>
+    /// Gets or sets how many workers bind items. With 1, each item is found and bound on the consuming thread, in one pass
+    /// where it can be. With more, one scanner finds the items' boundaries while the workers bind them, on the thread
+    /// pool; the results still come in order, item by item, with the same values and errors, and stopping after k items
+    /// still binds only k items and a bounded few ahead. Worth it when binding, not reading, is the bottleneck: large
+    /// inputs of non-trivial records on a machine with idle cores. Applies to <see cref="JsonItems"/>' bound reads;
+    /// <see cref="JsonItems.ReadRawAsync"/> binds nothing.
+    /// </summary>
+    /// <value>Default: 1 (<see cref="JsonStreamConstants.BindingWorkers"/>); at most <see cref="JsonStreamConstants.MaxBindingWorkers"/>.</value>
+    public int BindingWorkers
+    {
+        get => _bindingWorkers;
+        set
+        {
+            ThrowIfReadOnly();
+            ArgumentOutOfRangeException.ThrowIfNegativeOrZero(value);
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(value, JsonStreamConstants.MaxBindingWorkers);
+            _bindingWorkers = value;
         }
     }
 

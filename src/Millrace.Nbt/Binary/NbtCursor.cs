@@ -216,23 +216,21 @@ internal ref struct NbtCursor
 
     private uint ReadVarUInt32()
     {
-        var status = _cursor.TryReadVarint(out uint value);
-        if (status != OperationStatus.Done)
-        {
-            NbtThrow.BadVarint(status, Position, Position + Remaining);
-        }
-
+        ExpectVarint(_cursor.TryReadVarint(out uint value));
         return value;
     }
 
     private ulong ReadVarUInt64()
     {
-        var status = _cursor.TryReadVarint(out ulong value);
+        ExpectVarint(_cursor.TryReadVarint(out ulong value));
+        return value;
+    }
+
+    private readonly void ExpectVarint(OperationStatus status)
+    {
         if (status != OperationStatus.Done)
         {
             NbtThrow.BadVarint(status, Position, Position + Remaining);
         }
-
-        return value;
     }
 }

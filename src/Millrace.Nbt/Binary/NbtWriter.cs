@@ -380,7 +380,7 @@ public ref struct NbtWriter
             var length = ModifiedUtf8.GetByteCount(text);
             if (length > ModifiedUtf8.MaxByteCount)
             {
-                throw new ArgumentException($"A string of {length} Modified UTF-8 bytes exceeds the format's limit of {ModifiedUtf8.MaxByteCount}.", nameof(text));
+                NbtThrow.StringTooLong(length, "Modified UTF-8", ModifiedUtf8.MaxByteCount, nameof(text));
             }
 
             PutInt16((short)(ushort)length);
@@ -398,7 +398,7 @@ public ref struct NbtWriter
         {
             if (byteCount > ushort.MaxValue)
             {
-                throw new ArgumentException($"A string of {byteCount} UTF-8 bytes exceeds the format's limit of {ushort.MaxValue}.", nameof(text));
+                NbtThrow.StringTooLong(byteCount, "UTF-8", ushort.MaxValue, nameof(text));
             }
 
             PutInt16((short)(ushort)byteCount);

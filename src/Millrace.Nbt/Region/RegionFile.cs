@@ -158,7 +158,8 @@ public sealed class RegionFile
 
         try
         {
-            return NbtDocument.Read(inflated.WrittenSpan, options);
+            // The inflated bytes are the NBT itself: no compression is guessed inside them.
+            return NbtDocument.Read(inflated.WrittenSpan, NbtCompression.None, options);
         }
         catch (NbtFormatException exception) when (ScopeToInflated(exception))
         {

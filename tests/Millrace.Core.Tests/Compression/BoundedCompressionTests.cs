@@ -121,6 +121,32 @@ public class BoundedCompressionTests
     }
 
     [Fact]
+    public void Lz4Block_TinyBlockClaimingAHugeSize_IsRefusedBeforeAnyRoomIsTaken()
+    {
+        // One LZ4 block header (level 15: blocks of up to 32 MiB) claiming 32 MiB from one byte of data.
+        byte[] input = [.. "LZ4Block"u8, 0x2F, 1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0x00];
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(input, CompressionCodec.Lz4Block, output, maxOutputBytes: 100 << 20);
+
+        Assert.Equal(DecompressionStatus.Corrupt, outcome.Status);
+        Assert.True(output.Capacity < 1 << 20, $"the buffer grew to {output.Capacity} bytes");
+    }
+
+    [Fact]
+    public void Lz4Block_EndBlockWithData_IsCorrupt()
+    {
+        var compressed = Compress(CompressionCodec.Lz4Block, Sample);
+        var end = compressed.Length - 21;
+        compressed[end + 9] = 1;
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(compressed, CompressionCodec.Lz4Block, output, maxOutputBytes: 1 << 20);
+
+        Assert.False(outcome.IsDone);
+    }
+
+    [Fact]
     public void Lz4Block_LastBlockChecksumWrong_IsAChecksumMismatchAtThatHeader()
     {
         var compressed = Compress(CompressionCodec.Lz4Block, Sample);

@@ -184,12 +184,28 @@ public class JsonItemsConsistencyTests
         Assert.All(expected, line => Assert.DoesNotMatch("isFinalBlock|System\\.|Millrace\\.|LineNumber|BytePositionInLine", line));
         Assert.True(expected.SequenceEqual(chunked), $"input {Encoding.UTF8.GetString(bytes)}, chunk {chunk}, buffer {bufferSize}:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", chunked)}");
 
+        // Binding on workers gives the same items and errors, in the same order.
+        var workers = options(bufferSize);
+        workers.BindingWorkers = random.Next(2, 5);
+        var bound = Describe(await ReadAll(new ChunkedStream(bytes, chunk), typeInfo, workers));
+        Assert.True(expected.SequenceEqual(bound), $"input {Encoding.UTF8.GetString(bytes)}, {workers.BindingWorkers} workers:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", bound)}");
+
+        // Raw items are the items' own bytes, with the same errors: what a JsonElement holds.
+        if (typeof(T) == typeof(JsonElement))
+        {
+            var raw = await ReadRaw(new ChunkedStream(bytes, chunk), options(bufferSize));
+            Assert.True(expected.SequenceEqual(raw), $"input {Encoding.UTF8.GetString(bytes)}, raw:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", raw)}");
+        }
+
         if (options(16).Format == JsonStreamFormat.Array)
         {
             var firstFailure = expected.FirstOrDefault(line => !line.StartsWith("ok ", StringComparison.Ordinal));
             var expectedList = firstFailure ?? "ok " + string.Join(",", expected.Select(line => line[3..]));
             Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new MemoryStream(bytes), typeInfo, options(JsonStreamConstants.BufferSize))));
             Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new ChunkedStream(bytes, chunk), typeInfo, options(bufferSize))));
+            var listWorkers = options(bufferSize);
+            listWorkers.BindingWorkers = 3;
+            Assert.Equal(expectedList, Describe(await JsonItems.ReadListAsync(new ChunkedStream(bytes, chunk), typeInfo, listWorkers)));
         }
     }
 
@@ -199,6 +215,17 @@ public class JsonItemsConsistencyTests
         await foreach (var item in JsonItems.ReadAsync(stream, typeInfo, options))
         {
             results.Add(item);
+        }
+
+        return results;
+    }
+
+    private static async Task<List<string>> ReadRaw(Stream stream, JsonStreamOptions options)
+    {
+        var results = new List<string>();
+        await foreach (var item in JsonItems.ReadRawAsync(stream, options))
+        {
+            results.Add(item.TryGetValue(out var raw) ? "ok " + Encoding.UTF8.GetString(raw.Utf8.Span) : Describe(item));
         }
 
         return results;

@@ -14,6 +14,8 @@ public class JsonStreamOptionsTests
         Assert.Equal(64, options.MaxDepth);
         Assert.Equal(16 * 1024, options.BufferSize);
         Assert.False(options.SkipInvalidLines);
+        Assert.Equal(1, options.BindingWorkers);
+        Assert.Equal(JsonStreamConstants.BindingWorkers, options.BindingWorkers);
         Assert.False(options.IsReadOnly);
         Assert.True(JsonStreamOptions.Default.IsReadOnly);
         Assert.Equal(JsonStreamConstants.MaxItemSize, options.MaxItemSize);
@@ -48,6 +50,8 @@ public class JsonStreamOptionsTests
         Assert.Throws<ArgumentOutOfRangeException>(() => new JsonStreamOptions { MaxDepth = 0 });
         Assert.Throws<ArgumentOutOfRangeException>(() => new JsonStreamOptions { BufferSize = 1 });
         Assert.Throws<ArgumentOutOfRangeException>(() => new JsonStreamOptions { Format = (JsonStreamFormat)9 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => new JsonStreamOptions { BindingWorkers = 0 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => new JsonStreamOptions { BindingWorkers = JsonStreamConstants.MaxBindingWorkers + 1 });
     }
 
     [Fact]

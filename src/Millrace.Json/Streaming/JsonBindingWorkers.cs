@@ -1,0 +1,277 @@
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
+using System.Text.Json.Serialization.Metadata;
+using System.Threading.Channels;
+
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// <see cref="JsonStreamOptions.BindingWorkers"/> above 1: one scanner finds the items' boundaries (the tokenizer's
+/// work, several times cheaper than binding) and copies them into batches, <c>N</c> workers bind the batches, and the
+/// consumer gets the results in order, item by item.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Batches start at one item and double up to <see cref="MaxBatchItems"/>, and at most <see cref="BatchesAhead"/> per
+/// worker are in flight, so stopping after k items binds O(k) items plus a bounded few; a batch is also handed over
+/// whenever the scanner waits for more bytes, so a slow source's items are not held back. Batches, their byte buffers
+/// and their result arrays are reused, so an item costs no allocation beyond its bound value (and its error).
+/// </para>
+/// <para>
+/// Every item is bound the careful way (from its own bytes), which gives exactly the values and errors of the
+/// one-worker path.
+/// </para>
+/// </remarks>
+/// <typeparam name="T">The item type.</typeparam>
+internal sealed class JsonBindingWorkers<T>
+{
+    private const int MaxBatchItems = 256;
+    private const int MaxBatchBytes = 256 * 1024;
+    private const int BatchesAhead = 2;
+
+    private readonly JsonItemScanner _scanner;
+    private readonly JsonItemBinder<T> _binder;
+    private readonly Channel<Batch> _ordered;
+    private readonly Channel<Batch> _work = Channel.CreateUnbounded<Batch>(new UnboundedChannelOptions { SingleWriter = true });
+    private readonly ConcurrentQueue<Batch> _spare = new();
+
+    private JsonBindingWorkers(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, int workers)
+    {
+        _scanner = scanner;
+        _binder = new JsonItemBinder<T>(typeInfo, scanner.RootPath);
+        _ordered = Channel.CreateBounded<Batch>(new BoundedChannelOptions(BatchesAhead * workers) { SingleReader = true, SingleWriter = true });
+    }
+
+    /// <summary>Streams the items' results in order, binding them on <see cref="JsonStreamOptions.BindingWorkers"/> workers.</summary>
+    public static async IAsyncEnumerable<Result<T>> ReadAsync(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        var pipeline = new JsonBindingWorkers<T>(JsonItemScanner.Create(utf8Json, options, typeInfo.Options, offerCandidates: false), typeInfo, options.BindingWorkers);
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var tasks = new Task[options.BindingWorkers + 1];
+        tasks[0] = Task.Run(() => pipeline.ScanAsync(stop.Token), CancellationToken.None);
+        for (var i = 1; i < tasks.Length; i++)
+        {
+            tasks[i] = Task.Run(() => pipeline.BindAsync(stop.Token), CancellationToken.None);
+        }
+
+        try
+        {
+            while (await pipeline._ordered.Reader.WaitToReadAsync(stop.Token).ConfigureAwait(false))
+            {
+                while (pipeline._ordered.Reader.TryRead(out var batch))
+                {
+                    await batch.Bound.Task.ConfigureAwait(false);
+                    for (var i = 0; i < batch.Count; i++)
+                    {
+                        stop.Token.ThrowIfCancellationRequested();
+                        yield return batch.Results[i];
+                    }
+
+                    pipeline.Recycle(batch);
+                }
+            }
+        }
+        finally
+        {
+            // Early exit, cancellation or failure: stop the scanner and the workers, and wait for them, so that the
+            // stream and the pooled buffers are no longer in use when the enumeration is over.
+            await stop.CancelAsync().ConfigureAwait(false);
+            await Task.WhenAll(tasks).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default).ConfigureAwait(false);
+            pipeline.Release();
+        }
+    }
+
+    private async Task ScanAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            using (_scanner)
+            {
+                var batch = Rent();
+                var target = 1;
+                while (true)
+                {
+                    switch (_scanner.Next())
+                    {
+                        case ScanStep.Item:
+                            batch.Add(_scanner.Item, _scanner.ItemIndex, _scanner.ItemOffset);
+                            if (batch.Count >= target || batch.BytesUsed >= MaxBatchBytes)
+                            {
+                                await DispatchAsync(batch, cancellationToken).ConfigureAwait(false);
+                                batch = Rent();
+                                target = Math.Min(target * 2, MaxBatchItems);
+                            }
+
+                            break;
+                        case ScanStep.Failure:
+                            batch.Add(_scanner.Error!);
+                            break;
+                        case ScanStep.NeedMoreData:
+                            if (batch.Count > 0)
+                            {
+                                await DispatchAsync(batch, cancellationToken).ConfigureAwait(false);
+                                batch = Rent();
+                            }
+
+                            await _scanner.FillAsync(cancellationToken).ConfigureAwait(false);
+                            break;
+                        case ScanStep.End:
+                            if (batch.Count > 0)
+                            {
+                                await DispatchAsync(batch, cancellationToken).ConfigureAwait(false);
+                            }
+
+                            _ordered.Writer.TryComplete();
+                            _work.Writer.TryComplete();
+                            return;
+                        default:
+                            // Candidates are not offered to a scanner created without them.
+                            _scanner.RejectCandidate();
+                            break;
+                    }
+                }
+            }
+        }
+        catch (Exception exception)
+        {
+            // A failed read (or the stop) reaches the consumer through the ordered channel, after the batches before it.
+            _ordered.Writer.TryComplete(exception);
+            _work.Writer.TryComplete();
+        }
+    }
+
+    private async ValueTask DispatchAsync(Batch batch, CancellationToken cancellationToken)
+    {
+        batch.Bound = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await _ordered.Writer.WriteAsync(batch, cancellationToken).ConfigureAwait(false);
+        _work.Writer.TryWrite(batch);
+    }
+
+    private async Task BindAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            while (await _work.Reader.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
+            {
+                while (_work.Reader.TryRead(out var batch))
+                {
+                    try
+                    {
+                        batch.BindAll(_binder);
+                        batch.Bound.TrySetResult();
+                    }
+                    catch (Exception exception)
+                    {
+                        batch.Bound.TrySetException(exception);
+                    }
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // Stopped: the consumer is gone.
+        }
+    }
+
+    private Batch Rent() => _spare.TryDequeue(out var batch) ? batch : new Batch();
+
+    private void Recycle(Batch batch)
+    {
+        batch.Clear();
+        _spare.Enqueue(batch);
+    }
+
+    private void Release()
+    {
+        while (_spare.TryDequeue(out var batch))
+        {
+            batch.Release();
+        }
+
+        while (_ordered.Reader.TryRead(out var batch))
+        {
+            batch.Release();
+        }
+    }
+
+    /// <summary>Items copied out of the scanner's buffer, and then their results.</summary>
+    private sealed class Batch
+    {
+        private byte[] _bytes = ArrayPool<byte>.Shared.Rent(16 * 1024);
+        private Slot[] _slots = new Slot[16];
+
+        public int Count { get; private set; }
+
+        public int BytesUsed { get; private set; }
+
+        public Result<T>[] Results { get; private set; } = new Result<T>[16];
+
+        public TaskCompletionSource Bound { get; set; } = new();
+
+        public void Add(ReadOnlySpan<byte> item, long index, long offset)
+        {
+            EnsureSlot();
+            if (_bytes.Length - BytesUsed < item.Length)
+            {
+                var larger = ArrayPool<byte>.Shared.Rent(Math.Max(_bytes.Length * 2, BytesUsed + item.Length));
+                _bytes.AsSpan(0, BytesUsed).CopyTo(larger);
+                ArrayPool<byte>.Shared.Return(_bytes);
+                _bytes = larger;
+            }
+
+            item.CopyTo(_bytes.AsSpan(BytesUsed));
+            _slots[Count++] = new Slot(BytesUsed, item.Length, index, offset, null);
+            BytesUsed += item.Length;
+        }
+
+        public void Add(Error error)
+        {
+            EnsureSlot();
+            _slots[Count++] = new Slot(0, 0, 0, 0, error);
+        }
+
+        public void BindAll(JsonItemBinder<T> binder)
+        {
+            for (var i = 0; i < Count; i++)
+            {
+                var slot = _slots[i];
+                Results[i] = slot.Error is { } error
+                    ? Result<T>.Failure(error)
+                    : binder.Bind(_bytes.AsSpan(slot.Start, slot.Length), slot.Index, slot.Offset);
+            }
+        }
+
+        public void Clear()
+        {
+            // Drop the references to bound values and errors, so that a spare batch keeps nothing alive.
+            Array.Clear(Results, 0, Count);
+            Array.Clear(_slots, 0, Count);
+            Count = 0;
+            BytesUsed = 0;
+        }
+
+        public void Release()
+        {
+            var bytes = _bytes;
+            _bytes = [];
+            if (bytes.Length > 0)
+            {
+                ArrayPool<byte>.Shared.Return(bytes);
+            }
+        }
+
+        private void EnsureSlot()
+        {
+            if (Count == _slots.Length)
+            {
+                Array.Resize(ref _slots, _slots.Length * 2);
+                var results = Results;
+                Array.Resize(ref results, _slots.Length);
+                Results = results;
+            }
+        }
+
+        private readonly record struct Slot(int Start, int Length, long Index, long Offset, Error? Error);
+    }
+}
