@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -16,6 +17,9 @@ namespace Millrace.Nbt.Binary;
 public ref struct NbtWriter
 {
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    // The most bytes of a number array asked for at once, so a large array never needs one huge span.
+    private const int ArrayRun = 16 * 1024;
 
     private readonly NbtFormat _format;
     private BufferWriterCursor _cursor;
@@ -137,10 +141,7 @@ public ref struct NbtWriter
     {
         Header(name, NbtTagType.IntArray);
         PutInt32(value.Length);
-        foreach (var element in value)
-        {
-            PutInt32(element);
-        }
+        PutInt32s(value);
     }
 
     /// <summary>Writes a long array tag.</summary>
@@ -150,10 +151,7 @@ public ref struct NbtWriter
     {
         Header(name, NbtTagType.LongArray);
         PutInt32(value.Length);
-        foreach (var element in value)
-        {
-            PutInt64(element);
-        }
+        PutInt64s(value);
     }
 
     /// <summary>Starts a compound; write its named tags, then <see cref="WriteEndCompound"/>.</summary>
@@ -234,19 +232,11 @@ public ref struct NbtWriter
                 break;
             case NbtIntArray value:
                 PutInt32(value.Value.Length);
-                foreach (var element in value.Value)
-                {
-                    PutInt32(element);
-                }
-
+                PutInt32s(value.Value);
                 break;
             case NbtLongArray value:
                 PutInt32(value.Value.Length);
-                foreach (var element in value.Value)
-                {
-                    PutInt64(element);
-                }
-
+                PutInt64s(value.Value);
                 break;
             case NbtList list:
                 EnsureStack();
@@ -373,6 +363,44 @@ public ref struct NbtWriter
 
     private void PutBytes(ReadOnlySpan<byte> bytes) => _cursor.Write(bytes);
 
+    // Arrays of fixed-width numbers are written a run at a time: copied, or byte-swapped by the vectorized
+    // ReverseEndianness when the flavour's byte order is not the machine's, instead of element by element.
+    private void PutInt32s(ReadOnlySpan<int> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+
+    private void PutInt64s(ReadOnlySpan<long> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+
+    private void PutNumbers<T>(ReadOnlySpan<T> values, ReverseEndiannessAction<T> reverseEndianness, Func<T, ulong> zigZag)
+        where T : unmanaged
+    {
+        if (Varints)
+        {
+            foreach (var value in values)
+            {
+                PutVarint(zigZag(value));
+            }
+
+            return;
+        }
+
+        var size = Unsafe.SizeOf<T>();
+        while (!values.IsEmpty)
+        {
+            var run = values[..Math.Min(values.Length, ArrayRun / size)];
+            var target = MemoryMarshal.Cast<byte, T>(_cursor.GetSpan(run.Length * size));
+            if (LittleEndian == BitConverter.IsLittleEndian)
+            {
+                run.CopyTo(target);
+            }
+            else
+            {
+                reverseEndianness(run, target);
+            }
+
+            _cursor.Advance(run.Length * size);
+            values = values[run.Length..];
+        }
+    }
+
     private void PutString(string text)
     {
         if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
@@ -420,4 +448,6 @@ public ref struct NbtWriter
                 $"The string holds an unpaired surrogate (U+{(int)exception.CharUnknown:X4}) at index {exception.Index}: Bedrock NBT strings are UTF-8, which cannot carry it (Java NBT's Modified UTF-8 can)."), nameof(text), exception);
         }
     }
+
+    private delegate void ReverseEndiannessAction<T>(ReadOnlySpan<T> source, Span<T> destination);
 }
