@@ -312,7 +312,8 @@ internal static class CompactCommands
             }
             catch (ArgumentException exception)
             {
-                console.ReportError(parsed.GetValue(inputs)![0], new Error("compact.train", $"{exception.Message.Split(" (Parameter", 2)[0]} ({samples.Count} sample record(s); zstd wants hundreds)."));
+                var reason = exception.InnerException?.Message ?? exception.Message;
+                console.ReportError(parsed.GetValue(inputs)![0], new Error("compact.train", $"zstd could not train a dictionary on {samples.Count} sample record(s): {reason} (zstd wants hundreds)."));
                 return ExitCodes.BadInput;
             }
 

@@ -302,7 +302,9 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
 
     // Near the end of the buffer an item would be scanned twice. When the source fills the buffer on every read
     // (memory, files, fast networks), sliding the buffer and reading ahead is cheaper; a source that delivers less
-    // (a slow producer) gets its complete items handed over at once instead of waiting for more bytes.
+    // (a slow producer) gets its complete items handed over at once instead of waiting for more bytes. Only where
+    // candidates are offered: they are what keeps an item away from the buffer's end, and without them every
+    // container item would slide the buffer.
     private bool ShouldReadAhead(JsonTokenType kind) =>
         _offerCandidates
         && LastReadFilledBuffer

@@ -61,7 +61,8 @@ internal sealed class JsonBindingWorkers<T>
             {
                 while (pipeline._ordered.Reader.TryRead(out var batch))
                 {
-                    await batch.Bound.Task.ConfigureAwait(false);
+                    // With the stop token: a worker stopped by the caller's cancellation may leave this batch unbound.
+                    await batch.Bound.Task.WaitAsync(stop.Token).ConfigureAwait(false);
                     for (var i = 0; i < batch.Count; i++)
                     {
                         stop.Token.ThrowIfCancellationRequested();
@@ -77,7 +78,8 @@ internal sealed class JsonBindingWorkers<T>
             // Early exit, cancellation or failure: stop the scanner and the workers, and wait for them, so that the
             // stream and the pooled buffers are no longer in use when the enumeration is over.
             await stop.CancelAsync().ConfigureAwait(false);
-            await Task.WhenAll(tasks).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default).ConfigureAwait(false);
+            // Neither the scanner nor a worker ends faulted: each reports its failure through the batches or the channel.
+            await Task.WhenAll(tasks).ConfigureAwait(false);
             pipeline.Release();
         }
     }
