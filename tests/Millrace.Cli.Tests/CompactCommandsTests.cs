@@ -71,6 +71,9 @@ public sealed class CompactCommandsTests : IDisposable
         Assert.True(train.ExitCode == ExitCodes.Success, train.Error);
         Assert.StartsWith("trained a ", train.Output, StringComparison.Ordinal);
         Assert.True(new FileInfo(dictionary).Length > 0);
+        var toStdout = await CliRun.Invoke("compact", "train", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", samples, "-o", "-");
+        Assert.Equal(ExitCodes.Success, toStdout.ExitCode);
+        Assert.DoesNotContain("trained a", toStdout.Output, StringComparison.Ordinal);
 
         var one = Path.Combine(_temp.FullName, "one.json");
         await File.WriteAllTextAsync(one, """{"id":9001,"name":"User number 9001","email":"user9001@example.com","age":41,"active":true,"tags":["beta","region-3"],"metadata":{"role":"member","team":"team-2"}}""");

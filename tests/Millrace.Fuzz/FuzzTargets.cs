@@ -73,26 +73,43 @@ internal static class FuzzTargets
         CompactJson.Decode(Schema.Value, data, writer, Compact);
     }
 
+    // The binding workers and the raw items must give what the item-by-item read gives: a disagreement is a finding.
     private static void ReadJson(byte[] data, JsonStreamFormat format)
     {
-        var options = new JsonStreamOptions { Format = format, MaxItemSize = Json.MaxItemSize, SkipInvalidLines = format == JsonStreamFormat.Lines };
-        Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, options));
-        Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.FuzzRecord, options));
+        JsonStreamOptions Options(int workers) => new() { Format = format, MaxItemSize = Json.MaxItemSize, SkipInvalidLines = format == JsonStreamFormat.Lines, BindingWorkers = workers };
+        var elements = Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(1)));
+        Agree(elements, Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2))), "binding workers");
+        Agree(elements, Drain(JsonItems.ReadRawAsync(new MemoryStream(data), Options(1))), "raw items");
+        Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.FuzzRecord, Options(1)));
     }
 
-    private static void Drain<T>(IAsyncEnumerable<Result<T>> items)
+    private static void Agree(List<string> expected, List<string> actual, string path)
     {
+        if (!expected.SequenceEqual(actual))
+        {
+            throw new InvalidOperationException($"The {path} disagree with the item-by-item read: {string.Join(", ", expected)} against {string.Join(", ", actual)}.");
+        }
+    }
+
+    // Each outcome as "ok" or its error's code and offset.
+    private static List<string> Drain<T>(IAsyncEnumerable<Result<T>> items)
+    {
+        var outcomes = new List<string>();
         var enumerator = items.GetAsyncEnumerator();
         try
         {
             while (enumerator.MoveNextAsync().AsTask().GetAwaiter().GetResult())
             {
+                var item = enumerator.Current;
+                outcomes.Add(item.IsSuccess ? "ok" : $"{item.Error.Code}@{item.Error.ByteOffset}");
             }
         }
         finally
         {
             enumerator.DisposeAsync().AsTask().GetAwaiter().GetResult();
         }
+
+        return outcomes;
     }
 
     private static void ReadBase64(byte[] data)

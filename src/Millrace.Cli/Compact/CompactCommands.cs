@@ -317,9 +317,16 @@ internal static class CompactCommands
                 return ExitCodes.BadInput;
             }
 
-            if (!await OutputFile.TryWriteAsync(parsed.GetValue(output)!, dictionary.Bytes, console, cancellationToken))
+            var outputPath = parsed.GetValue(output)!;
+            if (!await OutputFile.TryWriteAsync(outputPath, dictionary.Bytes, console, cancellationToken))
             {
                 return ExitCodes.BadInput;
+            }
+
+            // Written to standard output, the dictionary is the whole output: no summary line after its bytes.
+            if (outputPath == "-")
+            {
+                return ExitCodes.Success;
             }
 
             await using var text = console.CreateTextOutput();
