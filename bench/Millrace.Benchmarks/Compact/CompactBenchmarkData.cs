@@ -443,6 +443,9 @@ public partial class SeedUserTolerant
     [MemoryPackOrder(5)]
     public DateTimeOffset? CreatedAt { get; set; }
 
+    [MemoryPackOrder(6)]
+    public Dictionary<string, string>? Metadata { get; set; }
+
     /// <summary>The same values as <paramref name="value"/>.</summary>
     public static SeedUserTolerant From(SeedUser value) => new()
     {
@@ -452,6 +455,7 @@ public partial class SeedUserTolerant
         Age = value.Age,
         Active = value.Active,
         CreatedAt = value.CreatedAt,
+        Metadata = value.Metadata,
     };
 }
 
@@ -480,6 +484,9 @@ public partial class SeedProductTolerant
     [MemoryPackOrder(6)]
     public List<string>? Tags { get; set; }
 
+    [MemoryPackOrder(7)]
+    public Dictionary<string, string>? Specs { get; set; }
+
     /// <summary>The same values as <paramref name="value"/>.</summary>
     public static SeedProductTolerant From(SeedProduct value) => new()
     {
@@ -490,6 +497,7 @@ public partial class SeedProductTolerant
         Category = value.Category,
         InStock = value.InStock,
         Tags = value.Tags,
+        Specs = value.Specs,
     };
 }
 

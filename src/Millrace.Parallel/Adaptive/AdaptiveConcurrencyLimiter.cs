@@ -47,6 +47,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     private const double AlphaScale = 0.75;
     private const double FailureRise = 0.1;
     private const double FailingRound = 0.5;
+    private const double SignificantCut = 0.1;
 
     private readonly AdaptiveConcurrencyOptions _options;
     private readonly int _maxLimit;
@@ -71,6 +72,10 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     private bool _probing;
     private int _unmeasured;
     private double _limitBeforeProbe;
+    private double _limitBeforeCut;
+    private double _latencyAtCut;
+    private bool _slowStartBeforeCut;
+    private double _provenNoise;
 
     public AdaptiveConcurrencyLimiter(AdaptiveConcurrencyOptions options, int maxLimit, Action<int> onLimitChanged)
     {
@@ -192,7 +197,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
             _slowStart = false;
             _limit = Math.Max(_options.MinLimit, _limit * _options.BackoffRatio);
         }
-        else if (latency > 0)
+        else if (latency > 0 && !RebasedAfterUnrelievedCuts(latency))
         {
             if (_noLoadLatency == 0 || latency < _noLoadLatency)
             {
@@ -205,7 +210,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
             // Alpha follows Netflix's VegasLimit in growing with log10 of the limit, scaled down because the band
             // already absorbs the noise that Vegas's wider thresholds are there for.
             var alpha = AlphaScale * Math.Max(1, Math.Log10(_limit));
-            var tolerated = _noLoadLatency + (2 * _latencyDeviation);
+            var tolerated = _noLoadLatency + Math.Max(2 * _latencyDeviation, _provenNoise);
             var queued = _limit * Math.Max(0, 1 - (tolerated / latency));
 
             // One round just past the band may be noise (a coarse timer firing late for a whole round); a queue that
@@ -215,7 +220,16 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
             _queuedLastRound = queuedBeyond && !confirmed;
             if (confirmed)
             {
+                if (_latencyAtCut == 0)
+                {
+                    // The first cut of a run of them: what the latency must fall from, and the state to go back to if it does not.
+                    _limitBeforeCut = _limit;
+                    _slowStartBeforeCut = _slowStart;
+                    _latencyAtCut = latency;
+                }
+
                 _slowStart = false;
+
                 _limit = Math.Max(Math.Max(_options.MinLimit, _limit / 2), (_limit * tolerated / latency) + alpha);
             }
             else
@@ -246,6 +260,50 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
         }
     }
 
+    /// <summary>
+    /// Re-bases the no-load latency when cuts since the latency was last relieved took a tenth of the limit or more and
+    /// the latency did not fall: by Little's law the items queued in the service would have, so this latency is not a
+    /// queue of ours. The no-load latency was measured too low (a timer that fired early for one small round) or the
+    /// service slowed for everyone: the round becomes the no-load latency, as a probe's would, and the cuts are taken
+    /// back. Without this, a baseline one lucky round too low reads every later round as congestion and ratchets the
+    /// limit down a step a round (measured: 16 down to 7 in ten rounds of a 2 ms timer wait).
+    /// </summary>
+    /// <param name="latency">The round's median latency.</param>
+    /// <returns>Whether the round re-based the limit, and so decides nothing else.</returns>
+    private bool RebasedAfterUnrelievedCuts(double latency)
+    {
+        if (_latencyAtCut == 0)
+        {
+            return false;
+        }
+
+        // Items queued in the service wait in proportion to how many there are: cutting the limit by a fraction f of it
+        // takes about f off their latency. Half of that is the least a cut that relieved a queue shows.
+        var cut = 1 - (_limit / _limitBeforeCut);
+        if (latency < _latencyAtCut * (1 - (cut / 2)))
+        {
+            // The cuts relieved a queue: they were right.
+            _latencyAtCut = 0;
+            return false;
+        }
+
+        if (cut < SignificantCut)
+        {
+            // Too small a cut to tell yet.
+            return false;
+        }
+
+        // How far the rounds stray from the old baseline is the latency's noise, proven not to be a queue: the band
+        // never narrows below it again (until a probe re-measures the no-load latency), so the next lucky round does not
+        // start the same cuts again.
+        _provenNoise = Math.Max(_provenNoise, latency - _noLoadLatency);
+        _noLoadLatency = latency;
+        _limit = _limitBeforeCut;
+        _slowStart = _slowStartBeforeCut;
+        _latencyAtCut = 0;
+        return true;
+    }
+
     private void StartProbe()
     {
         _limitBeforeProbe = _limit;
@@ -261,6 +319,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
         }
 
         _limit = _limitBeforeProbe;
+        _provenNoise = 0;
         _probing = false;
         ResetWindow();
     }

@@ -1,25 +1,36 @@
+using System.Collections.Concurrent;
+
 namespace Millrace.Parallel.Execution;
 
 /// <summary>
-/// Collects results into one list, appended under a lock as items end, so an unordered run returns them in true
-/// completion order; an ordered run puts them in source order once at the end: by direct placement when the indices
-/// are dense (every item succeeded), else by sorting. The lock is held for one append, which costs far less than
-/// the item around it, and the list is sized from the source's count when it is known, whatever the parallelism.
+/// Collects results as items end, so an unordered run returns them in true completion order; an ordered run puts them
+/// in source order once at the end: by direct placement when the indices are dense (every item succeeded), else by
+/// sorting. Appending takes no lock: when the source's count is known each ending item claims the next slot of an array
+/// of that size with one interlocked increment (a lock per append cost a 500-item run of CPU-light items a tenth of its time), and
+/// otherwise, or past that count, it goes to a lock-free queue, which keeps the order of its appends too.
 /// </summary>
 internal sealed class CollectingSink<T> : ResultSink<T>
 {
-    private readonly List<ItemOutcome<T>> _outcomes;
-    private readonly Lock _gate = new();
+    private readonly ItemOutcome<T>[] _slots;
+    private ConcurrentQueue<ItemOutcome<T>>? _overflow;
+    private int _claimed;
 
-    public CollectingSink(long? count) => _outcomes = new List<ItemOutcome<T>>((int)Math.Min(count ?? 0, Array.MaxLength));
+    public CollectingSink(long? count) => _slots = count is > 0 ? new ItemOutcome<T>[Math.Min(count.Value, Array.MaxLength)] : [];
 
     public override void Accept(in ItemOutcome<T> outcome)
     {
-        lock (_gate)
+        var slot = Interlocked.Increment(ref _claimed) - 1;
+        if ((uint)slot < (uint)_slots.Length)
         {
-            _outcomes.Add(outcome);
+            _slots[slot] = outcome;
+            return;
         }
+
+        Overflow.Enqueue(outcome);
     }
+
+    private ConcurrentQueue<ItemOutcome<T>> Overflow =>
+        Volatile.Read(ref _overflow) ?? Interlocked.CompareExchange(ref _overflow, new(), null) ?? _overflow;
 
     /// <summary>Returns the values of the collected items.</summary>
     /// <param name="ordered">Whether to put them in source order; else they are in the order the items ended.</param>
@@ -51,34 +62,46 @@ internal sealed class CollectingSink<T> : ResultSink<T>
         return results;
     }
 
-    /// <summary>Called after every worker has stopped, so no lock is needed.</summary>
-    private ItemOutcome<T>[] Merge(bool ordered)
+    /// <summary>
+    /// Called after every worker has stopped, so every claimed slot is written. An unordered run reads the slots as they
+    /// are, with no copy, unless some overflowed.
+    /// </summary>
+    private ReadOnlySpan<ItemOutcome<T>> Merge(bool ordered)
     {
-        var count = _outcomes.Count;
+        var inSlots = Math.Min(_claimed, _slots.Length);
+        ReadOnlySpan<ItemOutcome<T>> collected = _slots.AsSpan(0, inSlots);
+        if (_overflow is { } overflow)
+        {
+            var all = new ItemOutcome<T>[inSlots + overflow.Count];
+            collected.CopyTo(all);
+            overflow.CopyTo(all, inSlots);
+            collected = all;
+        }
+
         if (!ordered)
         {
-            return [.. _outcomes];
+            return collected;
         }
 
         long maxIndex = -1;
-        foreach (var outcome in _outcomes)
+        foreach (var outcome in collected)
         {
             maxIndex = Math.Max(maxIndex, outcome.Index);
         }
 
-        var merged = new ItemOutcome<T>[count];
-        if (maxIndex == count - 1)
+        var merged = new ItemOutcome<T>[collected.Length];
+        if (maxIndex != merged.Length - 1)
         {
-            foreach (var outcome in _outcomes)
-            {
-                merged[(int)outcome.Index] = outcome;
-            }
-
+            collected.CopyTo(merged);
+            Array.Sort(merged, static (a, b) => a.Index.CompareTo(b.Index));
             return merged;
         }
 
-        _outcomes.CopyTo(merged);
-        Array.Sort(merged, static (a, b) => a.Index.CompareTo(b.Index));
+        foreach (var outcome in collected)
+        {
+            merged[(int)outcome.Index] = outcome;
+        }
+
         return merged;
     }
 }

@@ -37,6 +37,7 @@ namespace Millrace.Parallel.Execution;
 internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
 {
     private readonly ParallelOperatorOptions _options;
+    private readonly int _workerLimit;
     private readonly Func<TSource, CancellationToken, ValueTask<TResult>> _body;
     private readonly FallbackStrategy<TSource, TResult>? _fallback;
     private readonly ResultSink<TResult> _sink;
@@ -76,6 +77,7 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
         CancellationToken cancellationToken)
     {
         _options = options;
+        _workerLimit = options.WorkerLimit;
         _body = body;
         _fallback = fallback is null ? null : new FallbackStrategy<TSource, TResult>(fallback);
         _sink = sink;
@@ -160,7 +162,7 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
 
         if (_options.AdaptiveConcurrency is { } adaptive)
         {
-            _adaptive = new AdaptiveConcurrencyLimiter(adaptive, _options.WorkerLimit, limit => _metrics?.Record(ParallelMeter.ConcurrencyLimit, limit));
+            _adaptive = new AdaptiveConcurrencyLimiter(adaptive, _workerLimit, limit => _metrics?.Record(ParallelMeter.ConcurrencyLimit, limit));
             _metrics?.Record(ParallelMeter.ConcurrencyLimit, _adaptive.Limit);
         }
 
@@ -244,8 +246,9 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
     /// </summary>
     private void SpawnWorker()
     {
+        // Once every worker runs, which is most of a long run, this is one plain read.
         int workers;
-        while ((workers = Volatile.Read(ref _workers)) < _options.WorkerLimit)
+        while ((workers = Volatile.Read(ref _workers)) < _workerLimit)
         {
             if (Interlocked.CompareExchange(ref _workers, workers + 1, workers) == workers)
             {

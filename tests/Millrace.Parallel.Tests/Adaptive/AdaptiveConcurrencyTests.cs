@@ -105,6 +105,22 @@ public class AdaptiveConcurrencyTests
         Assert.True(limiter.Limit >= 24, $"limit {limiter.Limit}");
     }
 
+    [Fact]
+    public async Task BaselineFromOneLuckyRound_IsRebasedWhenCutsDoNotLowerTheLatency()
+    {
+        // A 2 ms timer wait on a 4 ms timer: the first small round can finish early (2.5 ms), every later one takes 4 ms
+        // whatever the limit. Cuts that do not lower the latency are taken back and the band widened, so the limit
+        // ends at the maximum instead of ratcheting down a step a round.
+        using var limiter = Create(initial: 4, max: 16);
+        await RoundAsync(limiter, 25);
+        for (var round = 0; round < 12; round++)
+        {
+            await RoundAsync(limiter, 40);
+        }
+
+        Assert.Equal(16, limiter.Limit);
+    }
+
     /// <summary>
     /// A service that answers in 10 ms up to 16 concurrent calls and in 10 ms × (c/16)² beyond: its throughput peaks
     /// at 1,600 calls/s at 16 and falls beyond. The simulation is discrete-event on simulated time: each call's
