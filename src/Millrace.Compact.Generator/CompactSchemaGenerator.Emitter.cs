@@ -244,9 +244,10 @@ public sealed partial class CompactSchemaGenerator
               """;
         return $$"""
             writer.WriteKey({{field.Index}}, {{Wire}}.LengthDelimited);
-            writer.WriteVarint((ulong)__PayloadSize_{{field.Name}}({{access}}));
+            var __length_{{field.Name}} = writer.BeginLengthDelimited();
             writer.WriteVarint((ulong){{access}}{{(field.Collection == CollectionKind.Array ? ".Length" : ".Count")}});
             {{elements}}
+            writer.EndLengthDelimited(__length_{{field.Name}});
             """;
     }
 

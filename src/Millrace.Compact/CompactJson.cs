@@ -214,18 +214,17 @@ public static class CompactJson
             return;
         }
 
-        using var nested = new PooledBufferWriter();
-        var inner = new CompactWriter(nested);
+        var length = writer.BeginLengthDelimited();
         switch (type.Kind)
         {
             case CompactFieldKind.List:
-                inner.WriteVarint((ulong)value.GetArrayLength());
+                writer.WriteVarint((ulong)value.GetArrayLength());
                 var index = 0;
                 foreach (var element in value.EnumerateArray())
                 {
                     try
                     {
-                        EncodeValue(ref inner, type.Element!, element);
+                        EncodeValue(ref writer, type.Element!, element);
                     }
                     catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{index}]")))
                     {
@@ -237,13 +236,13 @@ public static class CompactJson
 
                 break;
             default:
-                inner.WriteVarint((ulong)value.EnumerateObject().Count());
+                writer.WriteVarint((ulong)value.EnumerateObject().Count());
                 foreach (var entry in value.EnumerateObject())
                 {
-                    inner.WriteString(entry.Name);
+                    writer.WriteString(entry.Name);
                     try
                     {
-                        EncodeValue(ref inner, type.Element!, entry.Value);
+                        EncodeValue(ref writer, type.Element!, entry.Value);
                     }
                     catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(entry.Name))
                     {
@@ -254,17 +253,14 @@ public static class CompactJson
                 break;
         }
 
-        inner.Flush();
-        writer.WriteLengthDelimited(nested.WrittenSpan);
+        writer.EndLengthDelimited(length);
     }
 
     private static void EncodeRecordDelimited(ref CompactWriter writer, CompactType type, JsonElement json)
     {
-        using var nested = new PooledBufferWriter();
-        var inner = new CompactWriter(nested);
-        EncodeRecord(ref inner, type, json);
-        inner.Flush();
-        writer.WriteLengthDelimited(nested.WrittenSpan);
+        var length = writer.BeginLengthDelimited();
+        EncodeRecord(ref writer, type, json);
+        writer.EndLengthDelimited(length);
     }
 
     private static void DecodeRecord(ref CompactReader reader, CompactType type, Utf8JsonWriter output, CompactLimits limits, int depth)

@@ -15,6 +15,14 @@ namespace Millrace;
 /// reused buffer writer therefore sees no allocation and few calls.
 /// </para>
 /// <para>
+/// A length that is known only once its value is written (a nested record, a list) is written in the same pass:
+/// <see cref="BeginLengthPrefix"/> reserves one byte, <see cref="EndLengthPrefix"/> writes the length there, and only a
+/// value of 128 bytes or more, whose varint needs more bytes, is moved up to make room. While a prefix is open the
+/// cursor hands on nothing written after it, so the byte stays addressable: when the span runs out, the bytes since the
+/// outermost open prefix move to the next, larger span. The alternative, walking every value once for its size and
+/// once to write it, walked maps and lists at every level of nesting again.
+/// </para>
+/// <para>
 /// The cursor is a mutable <see langword="ref struct"/>: pass it, and the writers built on it, by <see langword="ref"/>,
 /// or a callee writes into a copy whose bytes are never handed on. Call <see cref="Flush"/> once the last value is
 /// written: until then the buffer writer has not been told about the bytes.
@@ -33,6 +41,11 @@ public ref struct BufferWriterCursor
     private Span<byte> _span;
     private int _buffered;
 
+    // Bytes handed to the buffer writer so far, so a prefix's place is an absolute position that survives a new span.
+    private long _handedOn;
+    private int _openPrefixes;
+    private long _outermostPrefix;
+
     /// <summary>Initializes a cursor over <paramref name="output"/>; it asks for space on the first write.</summary>
     /// <param name="output">Where the bytes go.</param>
     /// <exception cref="ArgumentNullException"><paramref name="output"/> is <see langword="null"/>.</exception>
@@ -42,6 +55,9 @@ public ref struct BufferWriterCursor
         _output = output;
         _span = default;
         _buffered = 0;
+        _handedOn = 0;
+        _openPrefixes = 0;
+        _outermostPrefix = 0;
     }
 
     /// <summary>Gets the number of bytes written but not yet handed to the buffer writer.</summary>
@@ -106,19 +122,63 @@ public ref struct BufferWriterCursor
         _buffered += Varint.Write(span, value);
     }
 
-    /// <summary>Hands the buffered bytes to the buffer writer; the next write asks it for space again.</summary>
-    public void Flush()
+    /// <summary>Reserves one byte for the varint length of the value written next; <see cref="EndLengthPrefix"/> fills it in.</summary>
+    /// <returns>The prefix, to pass to <see cref="EndLengthPrefix"/>. Prefixes nest and end in the reverse order of their start.</returns>
+    public LengthPrefix BeginLengthPrefix()
     {
-        if (_buffered != 0)
+        var position = _handedOn + _buffered;
+        WriteByte(0);
+        if (_openPrefixes++ == 0)
         {
-            _output.Advance(_buffered);
-            _buffered = 0;
+            _outermostPrefix = position;
         }
 
+        return new LengthPrefix(position);
+    }
+
+    /// <summary>Writes the length of what was written since <paramref name="prefix"/> began into its reserved byte, moving the value up when the length needs more.</summary>
+    /// <param name="prefix">The prefix <see cref="BeginLengthPrefix"/> returned, the innermost one open.</param>
+    public void EndLengthPrefix(LengthPrefix prefix)
+    {
+        var length = (ulong)(_handedOn + _buffered - prefix.Position - 1);
+        if (length < 0x80)
+        {
+            _span[(int)(prefix.Position - _handedOn)] = (byte)length;
+        }
+        else
+        {
+            MoveUpForLength(prefix.Position, length);
+        }
+
+        _openPrefixes--;
+    }
+
+    /// <summary>Hands the buffered bytes to the buffer writer; the next write asks it for space again.</summary>
+    /// <exception cref="InvalidOperationException">A length prefix is still open.</exception>
+    public void Flush()
+    {
+        if (_openPrefixes != 0)
+        {
+            ThrowHelper.ThrowLengthPrefixOpen();
+        }
+
+        HandOn(_buffered);
         _span = default;
     }
 
+    private void HandOn(int count)
+    {
+        if (count != 0)
+        {
+            _output.Advance(count);
+            _handedOn += count;
+            _buffered -= count;
+        }
+    }
+
     // The slow path: hand on what is written, then ask for a new span. Kept out of line so every fast path stays small.
+    // Bytes after an open length prefix are not handed on: they move to the start of the new span, which is asked for
+    // at least twice their size, so a value that grows large is moved a logarithmic number of times, not once per span.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Request(int sizeHint)
     {
@@ -127,14 +187,45 @@ public ref struct BufferWriterCursor
             ThrowHelper.ThrowNegativeSizeHint(sizeHint);
         }
 
-        Flush();
-        _span = _output.GetSpan(Math.Max(sizeHint, MinimumRequest));
+        if (_openPrefixes == 0)
+        {
+            HandOn(_buffered);
+            _span = _output.GetSpan(Math.Max(sizeHint, MinimumRequest));
+        }
+        else
+        {
+            var start = (int)(_outermostPrefix - _handedOn);
+            var pending = _buffered - start;
+            var kept = ArrayPool<byte>.Shared.Rent(Math.Max(pending, 1));
+            _span.Slice(start, pending).CopyTo(kept);
+            HandOn(start);
+            _span = _output.GetSpan((int)Math.Min(Array.MaxLength, Math.Max((long)pending + sizeHint, Math.Max(2L * pending, MinimumRequest))));
+            if (_span.Length >= pending + sizeHint)
+            {
+                kept.AsSpan(0, pending).CopyTo(_span);
+            }
+
+            ArrayPool<byte>.Shared.Return(kept);
+            sizeHint += pending;
+        }
+
         if (_span.Length < sizeHint)
         {
             var length = _span.Length;
             _span = default;
             ThrowHelper.ThrowBufferWriterTooSmall(sizeHint, length);
         }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void MoveUpForLength(long position, ulong length)
+    {
+        var extra = Varint.GetByteCount(length) - 1;
+        GetSpan(extra);
+        var start = (int)(position - _handedOn);
+        _span[(start + 1).._buffered].CopyTo(_span[(start + 1 + extra)..]);
+        Varint.Write(_span[start..], length);
+        _buffered += extra;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -153,4 +244,15 @@ public ref struct BufferWriterCursor
             bytes = bytes[chunk..];
         }
     }
+}
+
+/// <summary>A byte reserved by <see cref="BufferWriterCursor.BeginLengthPrefix"/> for a length written once its value is: pass it back to <see cref="BufferWriterCursor.EndLengthPrefix"/>.</summary>
+#pragma warning disable CA1815 // A token handed back to the cursor that made it; never compared.
+public readonly struct LengthPrefix
+#pragma warning restore CA1815
+{
+    internal LengthPrefix(long position) => Position = position;
+
+    /// <summary>Gets the reserved byte's position, counted from the cursor's first byte.</summary>
+    internal long Position { get; }
 }

@@ -41,4 +41,8 @@ internal static class ThrowHelper
     [DoesNotReturn]
     public static void ThrowBufferWriterTooSmall(int sizeHint, int length) =>
         throw new InvalidOperationException($"The buffer writer gave a span of {length} bytes when {sizeHint} were asked for.");
+
+    [DoesNotReturn]
+    public static void ThrowLengthPrefixOpen() =>
+        throw new InvalidOperationException("A length prefix is still open: end it before flushing.");
 }

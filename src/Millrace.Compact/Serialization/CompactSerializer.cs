@@ -43,18 +43,31 @@ public static class CompactSerializer
         where T : ICompactSerializable<T>
     {
         ArgumentNullException.ThrowIfNull(values);
+        ArgumentNullException.ThrowIfNull(output);
+        if (compression == CompactCompression.None)
+        {
+            CompactFrame.WriteHeader(output, T.TypeId, isCollection: true, CompactCompression.None);
+            var direct = new CompactWriter(output);
+            WriteRecords(ref direct, values);
+            return;
+        }
+
         using var body = new PooledBufferWriter();
         var writer = new CompactWriter(body);
+        WriteRecords(ref writer, values);
+        CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression, zstdDictionary);
+    }
+
+    private static void WriteRecords<T>(ref CompactWriter writer, IReadOnlyList<T> values)
+        where T : ICompactSerializable<T>
+    {
         writer.WriteVarint((ulong)values.Count);
         foreach (var value in values)
         {
-            writer.WriteVarint((ulong)value.GetFieldsSize());
-            value.WriteFields(ref writer);
+            CompactValues.WriteRecord(ref writer, value);
         }
 
         writer.Flush();
-
-        CompactFrame.Write(output, T.TypeId, isCollection: true, body.WrittenSpan, compression, zstdDictionary);
     }
 
     /// <summary>Reads a single-record frame.</summary>

@@ -3,7 +3,7 @@ using System.Text;
 
 namespace Millrace.Compact.Serialization;
 
-/// <summary>Byte counts of encoded values, so nested records and lists are length-prefixed without a scratch buffer.</summary>
+/// <summary>Byte counts of encoded values, for <see cref="ICompactSerializable{TSelf}.GetFieldsSize"/>; writing needs none (nested values are length-prefixed as they are written).</summary>
 [EditorBrowsable(EditorBrowsableState.Never)]
 public static class CompactSizes
 {

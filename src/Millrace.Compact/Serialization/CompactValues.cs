@@ -1,6 +1,8 @@
 using System.ComponentModel;
 using System.Buffers.Binary;
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using Millrace.Compact.Wire;
 
 namespace Millrace.Compact.Serialization;
@@ -16,11 +18,13 @@ public static class CompactValues
     /// <param name="index">The field index.</param>
     /// <param name="offset">The key's offset.</param>
     /// <exception cref="CompactFormatException">They differ: the field's type changed.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void ExpectWireType(WireType actual, WireType expected, int index, int offset)
     {
+        // Called for every field read: the message is built out of line, so the check inlines into the generated reader.
         if (actual != expected)
         {
-            CompactThrow.TypeChanged(index, expected.ToString(), actual, offset);
+            ThrowTypeChanged(actual, expected, index, offset);
         }
     }
 
@@ -43,22 +47,34 @@ public static class CompactValues
     /// <param name="min">The smallest value allowed.</param>
     /// <param name="max">The largest value allowed.</param>
     /// <returns>The value.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static long ReadSigned(ref CompactReader reader, long min, long max)
     {
         var offset = reader.Offset;
         var value = reader.ReadSigned();
-        return value >= min && value <= max ? value : throw OutOfRange(value, offset);
+        if (value < min || value > max)
+        {
+            ThrowOutOfRange(value, offset);
+        }
+
+        return value;
     }
 
     /// <summary>Reads an unsigned varint within a range.</summary>
     /// <param name="reader">The reader.</param>
     /// <param name="max">The largest value allowed.</param>
     /// <returns>The value.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static ulong ReadUnsigned(ref CompactReader reader, ulong max)
     {
         var offset = reader.Offset;
         var value = reader.ReadVarint();
-        return value <= max ? value : throw OutOfRange(value, offset);
+        if (value > max)
+        {
+            ThrowOutOfRange(value, offset);
+        }
+
+        return value;
     }
 
     /// <summary>Writes a decimal as 16 length-delimited bytes.</summary>
@@ -213,8 +229,9 @@ public static class CompactValues
         where T : ICompactSerializable<T>
     {
         ArgumentNullException.ThrowIfNull(value);
-        writer.WriteVarint((ulong)value.GetFieldsSize());
+        var length = writer.BeginLengthDelimited();
         value.WriteFields(ref writer);
+        writer.EndLengthDelimited(length);
     }
 
     /// <summary>Fails a union read whose tag names no known case.</summary>
@@ -244,6 +261,13 @@ public static class CompactValues
         exception.PrependPath(segment);
     }
 
-    private static CompactFormatException OutOfRange(object value, int offset) =>
-        new(string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowOutOfRange<T>(T value, int offset) =>
+        throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
+
+    [DoesNotReturn]
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowTypeChanged(WireType actual, WireType expected, int index, int offset) =>
+        CompactThrow.TypeChanged(index, expected.ToString(), actual, offset);
 }

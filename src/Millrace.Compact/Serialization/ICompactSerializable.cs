@@ -17,7 +17,7 @@ public interface ICompactSerializable<TSelf>
     /// <returns>The record.</returns>
     static abstract TSelf ReadFields(ref CompactReader reader, CompactLimits limits, int depth);
 
-    /// <summary>Gets the number of bytes <see cref="WriteFields"/> writes.</summary>
+    /// <summary>Gets the number of bytes <see cref="WriteFields"/> writes, without writing them (to size a buffer); writing never needs it.</summary>
     /// <returns>The byte count.</returns>
     int GetFieldsSize();
 

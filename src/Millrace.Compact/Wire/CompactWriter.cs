@@ -66,6 +66,17 @@ public ref struct CompactWriter
         _cursor.Write(bytes);
     }
 
+    /// <summary>
+    /// Starts a length-delimited value whose length is known only once it is written (a nested record, a list, a map):
+    /// one byte is reserved for the length, which <see cref="EndLengthDelimited"/> writes, so the value is walked once.
+    /// </summary>
+    /// <returns>The reserved length, to pass to <see cref="EndLengthDelimited"/>. They nest, and end innermost first.</returns>
+    public LengthPrefix BeginLengthDelimited() => _cursor.BeginLengthPrefix();
+
+    /// <summary>Ends a length-delimited value: its length goes in the byte <see cref="BeginLengthDelimited"/> reserved (the value moves up when it needs more).</summary>
+    /// <param name="prefix">What <see cref="BeginLengthDelimited"/> returned.</param>
+    public void EndLengthDelimited(LengthPrefix prefix) => _cursor.EndLengthPrefix(prefix);
+
     /// <summary>Writes bytes as they are: whole fields kept from an earlier read.</summary>
     /// <param name="bytes">The bytes.</param>
     public void WriteRaw(scoped ReadOnlySpan<byte> bytes) => _cursor.Write(bytes);
