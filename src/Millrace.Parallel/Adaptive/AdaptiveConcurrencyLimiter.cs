@@ -229,7 +229,6 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
                 }
 
                 _slowStart = false;
-
                 _limit = Math.Max(Math.Max(_options.MinLimit, _limit / 2), (_limit * tolerated / latency) + alpha);
             }
             else
