@@ -75,7 +75,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken)
     {
         var sink = await CollectAsync(items, selector, null, options, deliverFailures: true, cancellationToken).ConfigureAwait(false);
-        return sink.ToItemResults(options.Ordered);
+        return sink.ToItemResults();
     }
 
     private static async IAsyncEnumerable<ItemResult<TResult>> ResultsOf<TResult>(

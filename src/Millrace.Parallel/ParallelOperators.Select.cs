@@ -130,7 +130,7 @@ public static partial class ParallelOperators
         CancellationToken cancellationToken)
     {
         var sink = await CollectAsync(items, selector, fallback, options, deliverFailures: false, cancellationToken).ConfigureAwait(false);
-        return sink.ToValues(options.Ordered);
+        return sink.ToValues();
     }
 
     private static async IAsyncEnumerable<TResult> ValuesOf<TResult>(

@@ -51,7 +51,7 @@ public static partial class ParallelOperators
         bool deliverFailures,
         CancellationToken cancellationToken)
     {
-        var sink = new CollectingSink<TResult>(items.Count);
+        var sink = new CollectingSink<TResult>(items.Count, options.WorkerLimit, options.Ordered);
         await Run(selector, fallback, sink, options, deliverFailures, cancellationToken).ExecuteAsync(items).ConfigureAwait(false);
         return sink;
     }

@@ -5,7 +5,7 @@ internal sealed class DiscardingSink<T> : ResultSink<T>
 {
     public static DiscardingSink<T> Instance { get; } = new();
 
-    public override void Accept(in ItemOutcome<T> outcome)
+    public override void Accept(int worker, in ItemOutcome<T> outcome)
     {
     }
 }

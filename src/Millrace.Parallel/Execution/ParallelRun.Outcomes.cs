@@ -15,7 +15,7 @@ internal sealed partial class ParallelRun<TSource, TResult>
         Invoke(_hooks?.OnStart, index);
     }
 
-    private void Finish(in ItemOutcome<TResult> outcome, TSource item, long elapsedTicks)
+    private void Finish(int worker, in ItemOutcome<TResult> outcome, TSource item, long elapsedTicks)
     {
         _adaptive?.Complete(elapsedTicks, outcome.Kind == OutcomeKind.Failure);
         _metrics?.Add(ParallelMeter.InFlight, -1);
@@ -31,10 +31,10 @@ internal sealed partial class ParallelRun<TSource, TResult>
                     // Built only for a listener: the duration's conversion is not free on a path that runs per item.
                     Invoke(onComplete, new ItemCompleted(outcome.Index, TimeSpan.FromSeconds(elapsedTicks / (double)_time.TimestampFrequency)));
                 }
-                _sink.Accept(outcome);
+                _sink.Accept(worker, outcome);
                 break;
             case OutcomeKind.Failure:
-                OnFailed(outcome, item);
+                OnFailed(worker, outcome, item);
                 break;
             default:
                 OnCancelled(outcome.Index);
@@ -43,7 +43,7 @@ internal sealed partial class ParallelRun<TSource, TResult>
         }
     }
 
-    private void OnFailed(in ItemOutcome<TResult> outcome, TSource item)
+    private void OnFailed(int worker, in ItemOutcome<TResult> outcome, TSource item)
     {
         _metrics?.Add(ParallelMeter.Failed, 1);
         _progress?.OnFailed();
@@ -54,7 +54,7 @@ internal sealed partial class ParallelRun<TSource, TResult>
         if (_deliverFailures)
         {
             Invoke(_hooks?.OnError, new ItemFailed(reported, outcome.Exception!));
-            _sink.Accept(outcome);
+            _sink.Accept(worker, outcome);
             return;
         }
 

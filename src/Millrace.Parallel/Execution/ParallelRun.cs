@@ -108,7 +108,7 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
                 _source = source;
                 _workers = 1;
                 _active = 1;
-                _ = Task.Run(WorkAsync);
+                _ = Task.Run(() => WorkAsync(0));
                 await _stopped.Task.ConfigureAwait(false);
             }
         }
@@ -173,7 +173,9 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
         }
     }
 
-    private async Task WorkAsync()
+    /// <summary>One worker's loop.</summary>
+    /// <param name="worker">The worker's number, from 0 up to the worker limit: the sink keeps each worker's results apart.</param>
+    private async Task WorkAsync(int worker)
     {
         var source = _source!;
         var token = _stop.Token;
@@ -218,7 +220,7 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
                 var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
-                Finish(outcome, next.Item, timed ? _time.GetTimestamp() - startedAt : 0);
+                Finish(worker, outcome, next.Item, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
         catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -254,7 +256,8 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
             {
                 // Counted before it starts, while this worker is still active, so the count cannot reach zero in between.
                 Interlocked.Increment(ref _active);
-                _ = Task.Run(WorkAsync);
+                var number = workers;
+                _ = Task.Run(() => WorkAsync(number));
                 return;
             }
         }

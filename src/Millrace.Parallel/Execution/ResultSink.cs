@@ -14,8 +14,9 @@ internal abstract class ResultSink<T>
     }
 
     /// <summary>Delivers an item that succeeded, or that failed when the caller asked for outcomes.</summary>
+    /// <param name="worker">The number of the worker that ran it, below the run's worker limit: one worker's calls never overlap.</param>
     /// <param name="outcome">The item's outcome.</param>
-    public abstract void Accept(in ItemOutcome<T> outcome);
+    public abstract void Accept(int worker, in ItemOutcome<T> outcome);
 
     /// <summary>Records that an item ends without a result the caller sees, so an ordered sink moves past it.</summary>
     /// <param name="index">The item's index.</param>

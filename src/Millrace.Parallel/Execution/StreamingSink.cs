@@ -48,7 +48,7 @@ internal sealed class StreamingSink<T> : ResultSink<T>
     /// <summary>Called by the consumer for each result it reads.</summary>
     public void OnConsumed() => _window.Release();
 
-    public override void Accept(in ItemOutcome<T> outcome)
+    public override void Accept(int worker, in ItemOutcome<T> outcome)
     {
         if (_slots is null)
         {

@@ -72,6 +72,49 @@ public class SelectParallelTests
         Assert.True(source.Disposed);
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task Unlimited_EveryItemRunningAtOnce_GivesEveryResult(bool ordered)
+    {
+        // 300 items all held until the last has started: 300 workers at once, each collecting its own results.
+        const int Items = 300;
+        var started = 0;
+        var all = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var options = new ParallelOperatorOptions { MaxDegreeOfParallelism = ParallelOperatorConstants.Unlimited, Ordered = ordered };
+        var results = await Enumerable.Range(0, Items).SelectParallelAsync(
+            async (x, ct) =>
+            {
+                if (Interlocked.Increment(ref started) == Items)
+                {
+                    all.SetResult();
+                }
+
+                await all.Task.WaitAsync(ct);
+                return x;
+            },
+            options).WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(Enumerable.Range(0, Items), ordered ? results : results.Order());
+    }
+
+    [Theory]
+    [InlineData(5, 40, true)]
+    [InlineData(5, 40, false)]
+    [InlineData(40, 5, true)]
+    [InlineData(40, 5, false)]
+    public async Task CollectionWhoseCountIsWrong_StillGivesEveryResult(int claimed, int actual, bool ordered)
+    {
+        // Results are collected into an array sized from the source's count; items past it, or slots never filled, must not be lost or invented.
+        var source = new MiscountedCollection(claimed, actual);
+        var options = new ParallelOperatorOptions { MaxDegreeOfParallelism = 4, Ordered = ordered };
+        var results = await source.SelectParallelAsync(Square, options);
+        var expected = Enumerable.Range(0, actual).Select(x => x * x);
+        Assert.Equal(expected, ordered ? results : results.Order());
+
+        var outcomes = await source.SelectParallelResultsAsync(Square, options);
+        Assert.Equal(Enumerable.Range(0, actual).Select(x => (long)x), ordered ? outcomes.Select(r => r.Index) : outcomes.Select(r => r.Index).Order());
+    }
+
     [Fact]
     public async Task EmptySource_GivesNoResults()
     {
@@ -176,5 +219,27 @@ public class SelectParallelTests
         var async = await Assert.ThrowsAsync<InvalidDataException>(() => BrokenAsync().SelectParallelAsync(Square, new ParallelOperatorOptions { ErrorMode = ErrorMode.BestEffort }));
         Assert.Equal("source broke", sync.Message);
         Assert.Equal("source broke", async.Message);
+    }
+
+    /// <summary>A collection that reports one count and enumerates another, as a broken or concurrently changed one can.</summary>
+    private sealed class MiscountedCollection(int claimed, int actual) : ICollection<int>
+    {
+        public int Count => claimed;
+
+        public bool IsReadOnly => true;
+
+        public IEnumerator<int> GetEnumerator() => Enumerable.Range(0, actual).GetEnumerator();
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
+
+        public bool Contains(int item) => item >= 0 && item < actual;
+
+        public void CopyTo(int[] array, int arrayIndex) => throw new NotSupportedException();
+
+        public void Add(int item) => throw new NotSupportedException();
+
+        public bool Remove(int item) => throw new NotSupportedException();
+
+        public void Clear() => throw new NotSupportedException();
     }
 }
