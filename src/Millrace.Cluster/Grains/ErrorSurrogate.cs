@@ -1,0 +1,33 @@
+namespace Millrace.Cluster.Grains;
+
+/// <summary>
+/// Core's <see cref="Error"/> as it travels between silos and is persisted: everything but <see cref="Error.Exception"/>,
+/// which cannot cross machines (its type and message are already in <see cref="Error.Message"/>).
+/// </summary>
+[GenerateSerializer]
+[Alias("millrace.error")]
+internal struct ErrorSurrogate
+{
+    [Id(0)] public string Code;
+    [Id(1)] public string Message;
+    [Id(2)] public long? ItemIndex;
+    [Id(3)] public long? ByteOffset;
+    [Id(4)] public string? Path;
+}
+
+/// <summary>Converts <see cref="Error"/> to and from <see cref="ErrorSurrogate"/> for Orleans.</summary>
+[RegisterConverter]
+internal sealed class ErrorSurrogateConverter : IConverter<Error, ErrorSurrogate>
+{
+    public Error ConvertFromSurrogate(in ErrorSurrogate surrogate) =>
+        new(surrogate.Code, surrogate.Message) { ItemIndex = surrogate.ItemIndex, ByteOffset = surrogate.ByteOffset, Path = surrogate.Path };
+
+    public ErrorSurrogate ConvertToSurrogate(in Error value) => new()
+    {
+        Code = value.Code,
+        Message = value.Message,
+        ItemIndex = value.ItemIndex,
+        ByteOffset = value.ByteOffset,
+        Path = value.Path,
+    };
+}

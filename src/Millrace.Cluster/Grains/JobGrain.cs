@@ -1,0 +1,157 @@
+using Millrace.Cluster.Hosting;
+using Millrace.Cluster.Jobs;
+
+namespace Millrace.Cluster.Grains;
+
+/// <summary>The coordinator of one job; its state is the definition and the life stage, persisted on every change.</summary>
+internal sealed class JobGrain(
+    [PersistentState("job", ClusterHostingConstants.StorageName)] IPersistentState<JobGrain.JobRecord> record,
+    IGrainFactory grains) : Grain, IJobGrain
+{
+    public async Task<bool> PrepareAsync(JobDefinition definition)
+    {
+        if (record.State.Definition is { } existing)
+        {
+            return existing == definition;
+        }
+
+        record.State = new JobRecord { Definition = definition, State = ClusterJobState.Unknown };
+        await record.WriteStateAsync().ConfigureAwait(true);
+        return true;
+    }
+
+    public async Task StartAsync()
+    {
+        var definition = record.State.Definition ?? throw new InvalidOperationException($"Job '{this.GetPrimaryKeyString()}' was never prepared.");
+        if (record.State.State == ClusterJobState.Unknown)
+        {
+            record.State = record.State with { State = ClusterJobState.Running };
+            await record.WriteStateAsync().ConfigureAwait(true);
+        }
+
+        if (record.State.State == ClusterJobState.Running)
+        {
+            // Also after a restart between the write above and this call: adding twice is harmless.
+            await Directory.AddAsync(definition).ConfigureAwait(true);
+        }
+    }
+
+    public Task<JobDefinition?> GetDefinitionAsync() => Task.FromResult(record.State.Definition);
+
+    public async Task<ClusterJobStatus> GetStatusAsync()
+    {
+        if (record.State.Definition is not { } definition)
+        {
+            return new ClusterJobStatus(this.GetPrimaryKeyString(), string.Empty, ClusterJobState.Unknown, 0, 0, 0, 0, new Dictionary<string, long>());
+        }
+
+        var counts = await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
+            .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).GetCountsAsync())).ConfigureAwait(true);
+        var bySilo = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (silo, completed) in counts.SelectMany(c => c.CompletedBySilo))
+        {
+            bySilo[silo] = bySilo.GetValueOrDefault(silo) + completed;
+        }
+
+        var succeeded = counts.Sum(c => (long)c.Succeeded);
+        var failed = counts.Sum(c => (long)c.Failed);
+        if (record.State.State == ClusterJobState.Running && succeeded + failed == definition.Total)
+        {
+            // Every outcome is in, though a partition's one-way report may still be on its way (or was lost with a silo).
+            await CompleteAsync(definition).ConfigureAwait(true);
+        }
+
+        return new ClusterJobStatus(definition.JobId, definition.Handler, record.State.State, definition.Total, counts.Sum(c => (long)c.Leased), succeeded, failed, bySilo);
+    }
+
+    public async Task CancelAsync()
+    {
+        if (record.State.Definition is not { } definition || record.State.State is ClusterJobState.Completed or ClusterJobState.Cancelled)
+        {
+            return;
+        }
+
+        record.State = record.State with { State = ClusterJobState.Cancelled };
+        await record.WriteStateAsync().ConfigureAwait(true);
+        await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
+            .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).CancelAsync())).ConfigureAwait(true);
+        await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
+    }
+
+    public async Task PartitionDoneAsync(int partition)
+    {
+        if (record.State.Definition is not { } definition || record.State.State != ClusterJobState.Running)
+        {
+            return;
+        }
+
+        // Partitions report once each, but a report can repeat after a partition restarts: a set, not a count.
+        if (!record.State.DonePartitions.Add(partition))
+        {
+            return;
+        }
+
+        if (record.State.DonePartitions.Count == definition.Partitions)
+        {
+            await CompleteAsync(definition).ConfigureAwait(true);
+            return;
+        }
+
+        await record.WriteStateAsync().ConfigureAwait(true);
+    }
+
+    private async Task CompleteAsync(JobDefinition definition)
+    {
+        record.State = record.State with { State = ClusterJobState.Completed };
+        await record.WriteStateAsync().ConfigureAwait(true);
+        await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
+    }
+
+    private IJobDirectoryGrain Directory => grains.GetGrain<IJobDirectoryGrain>(0);
+
+    /// <summary>The persisted state of a job.</summary>
+    [GenerateSerializer]
+    [Alias("millrace.job-record")]
+    internal sealed record JobRecord
+    {
+        [Id(0)] public JobDefinition? Definition { get; init; }
+
+        [Id(1)] public ClusterJobState State { get; init; }
+
+        [Id(2)] public HashSet<int> DonePartitions { get; init; } = [];
+    }
+}
+
+/// <summary>The running jobs, persisted so a restarted cluster resumes them.</summary>
+internal sealed class JobDirectoryGrain(
+    [PersistentState("directory", ClusterHostingConstants.StorageName)] IPersistentState<JobDirectoryGrain.DirectoryRecord> record) : Grain, IJobDirectoryGrain
+{
+    public async Task AddAsync(JobDefinition definition)
+    {
+        if (record.State.Jobs.Any(j => j.JobId == definition.JobId))
+        {
+            return;
+        }
+
+        record.State.Jobs.Add(definition);
+        await record.WriteStateAsync().ConfigureAwait(true);
+    }
+
+    public async Task RemoveAsync(string jobId)
+    {
+        if (record.State.Jobs.RemoveAll(j => j.JobId == jobId) > 0)
+        {
+            await record.WriteStateAsync().ConfigureAwait(true);
+        }
+    }
+
+    public Task<IReadOnlyList<JobDefinition>> ListAsync() => Task.FromResult<IReadOnlyList<JobDefinition>>([.. record.State.Jobs]);
+
+    /// <summary>The persisted list of running jobs.</summary>
+    [GenerateSerializer]
+    [Alias("millrace.directory-record")]
+    internal sealed class DirectoryRecord
+    {
+        [Id(0)] public List<JobDefinition> Jobs { get; init; } = [];
+    }
+}

@@ -1,0 +1,20 @@
+namespace Millrace.Cluster.Hosting;
+
+/// <summary>The names and documented defaults of a silo that runs Millrace work.</summary>
+public static class ClusterHostingConstants
+{
+    /// <summary>
+    /// The name of the grain storage provider jobs are persisted in. A silo must register one under this name: memory
+    /// storage for tests (jobs die with the cluster), file storage for one machine, Redis for several.
+    /// </summary>
+    /// <value><c>millrace</c>.</value>
+    public const string StorageName = "millrace";
+
+    /// <summary>How long an idle worker waits before it asks for work again.</summary>
+    /// <value>250 milliseconds.</value>
+    public static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>The default number of items a silo runs at once.</summary>
+    /// <value><see cref="Environment.ProcessorCount"/>.</value>
+    public static int MaxDegreeOfParallelism => Environment.ProcessorCount;
+}

@@ -1,0 +1,103 @@
+using System.Globalization;
+using System.Text;
+using Millrace.Parallel;
+using Millrace.Parallel.Retry;
+
+namespace Millrace.Cluster.Jobs;
+
+/// <summary>
+/// How a cluster job runs its items: lease size and timeout, and the per-item retries and timeout each silo applies through
+/// Millrace.Parallel. Only data: the options travel with the job and are persisted with it, so they hold no delegates.
+/// Defaults are in <see cref="ClusterJobConstants"/>; <see cref="Validate"/> reports every invalid option at once.
+/// </summary>
+[GenerateSerializer]
+[Immutable]
+[Alias("millrace.cluster-job-options")]
+public sealed record ClusterJobOptions
+{
+    /// <summary>Gets the options a job gets when it is given none.</summary>
+    public static ClusterJobOptions Default { get; } = new();
+
+    /// <summary>Gets how many items a silo leases at once.</summary>
+    /// <value>Default <see cref="ClusterJobConstants.LeaseSize"/>. 1 to 1,024.</value>
+    [Id(0)]
+    public int LeaseSize { get; init; } = ClusterJobConstants.LeaseSize;
+
+    /// <summary>Gets how long a lease lasts unless its silo renews it; then its unfinished items go back to the pool.</summary>
+    /// <value>Default <see cref="ClusterJobConstants.LeaseTimeout"/>. At least 1 second.</value>
+    [Id(1)]
+    public TimeSpan LeaseTimeout { get; init; } = ClusterJobConstants.LeaseTimeout;
+
+    /// <summary>Gets how many times a failed item is retried on the silo that leased it before its failure is recorded.</summary>
+    /// <value>Default <see cref="ClusterJobConstants.MaxRetryAttempts"/>. 0 to 100.</value>
+    [Id(2)]
+    public int MaxRetryAttempts { get; init; } = ClusterJobConstants.MaxRetryAttempts;
+
+    /// <summary>Gets the delay before the first retry.</summary>
+    /// <value>Default <see cref="ClusterJobConstants.RetryDelay"/>. Zero or positive.</value>
+    [Id(3)]
+    public TimeSpan RetryDelay { get; init; } = ClusterJobConstants.RetryDelay;
+
+    /// <summary>Gets how the delay grows between retries.</summary>
+    /// <value>Default <see cref="BackoffType.ExponentialJitter"/>.</value>
+    [Id(4)]
+    public BackoffType BackoffType { get; init; } = BackoffType.ExponentialJitter;
+
+    /// <summary>Gets how long one attempt at an item may take before it is cancelled and fails with a timeout.</summary>
+    /// <value>Default <see langword="null"/>: no timeout. Positive.</value>
+    [Id(5)]
+    public TimeSpan? PerAttemptTimeout { get; init; }
+
+    /// <summary>Checks every option and reports all the problems at once.</summary>
+    /// <exception cref="ArgumentException">One or more options are invalid; the message lists each.</exception>
+    public void Validate()
+    {
+        var errors = new StringBuilder();
+        if (LeaseSize is < 1 or > ClusterJobConstants.PartitionSize)
+        {
+            Problem(errors, $"LeaseSize is {LeaseSize}; it must be from 1 to {ClusterJobConstants.PartitionSize}.");
+        }
+
+        if (LeaseTimeout < TimeSpan.FromSeconds(1))
+        {
+            Problem(errors, $"LeaseTimeout is {LeaseTimeout}; it must be at least 1 second.");
+        }
+
+        if (MaxRetryAttempts is < 0 or > 100)
+        {
+            Problem(errors, $"MaxRetryAttempts is {MaxRetryAttempts}; it must be from 0 to 100.");
+        }
+
+        if (RetryDelay < TimeSpan.Zero)
+        {
+            Problem(errors, $"RetryDelay is {RetryDelay}; it must not be negative.");
+        }
+
+        if (!Enum.IsDefined(BackoffType))
+        {
+            Problem(errors, $"BackoffType is {(int)BackoffType}, which is not a BackoffType.");
+        }
+
+        if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
+        {
+            Problem(errors, $"PerAttemptTimeout is {timeout}; it must be positive.");
+        }
+
+        if (errors.Length > 0)
+        {
+            throw new ArgumentException($"Invalid cluster job options: {errors}");
+        }
+    }
+
+    /// <summary>The options a silo runs one lease's items with.</summary>
+    /// <param name="items">The lease's item count: they all run at once, the silo's own limit having admitted them.</param>
+    internal ParallelOperatorOptions ToParallelOptions(int items) => new()
+    {
+        MaxDegreeOfParallelism = Math.Max(1, items),
+        Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType },
+        PerAttemptTimeout = PerAttemptTimeout,
+    };
+
+    private static void Problem(StringBuilder errors, string problem) =>
+        errors.Append(errors.Length == 0 ? string.Empty : " ").Append(CultureInfo.InvariantCulture, $"{problem}");
+}

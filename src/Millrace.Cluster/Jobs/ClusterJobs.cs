@@ -1,0 +1,148 @@
+using System.Runtime.CompilerServices;
+using Millrace.Cluster.Grains;
+
+namespace Millrace.Cluster.Jobs;
+
+/// <summary>
+/// Submits, watches, queries and cancels cluster jobs, from a silo or from a client connected to the cluster. A job is a
+/// durable, named set of work items: once submitted, it runs to the end across whatever silos are up, survives the
+/// restart of all of them, and records each item's outcome once.
+/// </summary>
+/// <param name="grains">The cluster's grain factory: an <c>IClusterClient</c>, or a silo's <c>IGrainFactory</c>.</param>
+public sealed class ClusterJobs(IGrainFactory grains)
+{
+    private readonly IGrainFactory _grains = grains ?? throw new ArgumentNullException(nameof(grains));
+
+    /// <summary>
+    /// Submits a job. Submitting the same job again (same name, handler, options and items) is harmless, so a submission
+    /// cut short can simply be retried; a different job under a used name is refused.
+    /// </summary>
+    /// <param name="jobId">The job's name: not empty, without <c>/</c>.</param>
+    /// <param name="handler">The name the items' handler is registered under on the silos.</param>
+    /// <param name="items">The items; their keys must be unique.</param>
+    /// <param name="options">Leases, retries and timeouts; <see cref="ClusterJobOptions.Default"/> when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Stops the submission (a job half submitted is not started, and can be submitted again).</param>
+    /// <returns>A task that completes when silos can lease the job's items.</returns>
+    /// <exception cref="ArgumentException">An argument or option is invalid, or a different job has this name.</exception>
+    public async Task SubmitAsync(string jobId, string handler, IEnumerable<WorkItem> items, ClusterJobOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ValidateJobId(jobId);
+        ArgumentException.ThrowIfNullOrWhiteSpace(handler);
+        ArgumentNullException.ThrowIfNull(items);
+        options ??= ClusterJobOptions.Default;
+        options.Validate();
+        var all = items.ToList();
+        if (all.Count > ClusterJobConstants.MaxItems)
+        {
+            throw new ArgumentException($"A job has at most {ClusterJobConstants.MaxItems:N0} items; this one has {all.Count:N0}.", nameof(items));
+        }
+
+        var keys = new HashSet<string>(StringComparer.Ordinal);
+        for (var i = 0; i < all.Count; i++)
+        {
+            if (all[i] is null || !keys.Add(all[i].Key))
+            {
+                throw new ArgumentException(all[i] is null ? $"Item {i} is null." : $"Item {i}'s key '{all[i].Key}' is used by an earlier item.", nameof(items));
+            }
+        }
+
+        var definition = new JobDefinition(jobId, handler, options, all.Count);
+        var job = _grains.GetGrain<IJobGrain>(jobId);
+        if (!await job.PrepareAsync(definition).WaitAsync(cancellationToken).ConfigureAwait(false))
+        {
+            throw new ArgumentException($"A different job named '{jobId}' was already submitted.", nameof(jobId));
+        }
+
+        for (var p = 0; p < definition.Partitions; p++)
+        {
+            var first = p * ClusterJobConstants.PartitionSize;
+            var slice = all.GetRange(first, Math.Min(ClusterJobConstants.PartitionSize, all.Count - first));
+            await _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).InitializeAsync(definition, p, first, slice).WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+
+        await job.StartAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Gets a job's counts; its <see cref="ClusterJobStatus.State"/> is <see cref="ClusterJobState.Unknown"/> for a name never submitted.</summary>
+    /// <param name="jobId">The job's name.</param>
+    /// <param name="cancellationToken">Stops waiting for the answer.</param>
+    /// <returns>The status.</returns>
+    public Task<ClusterJobStatus> GetStatusAsync(string jobId, CancellationToken cancellationToken = default)
+    {
+        ValidateJobId(jobId);
+        return _grains.GetGrain<IJobGrain>(jobId).GetStatusAsync().WaitAsync(cancellationToken);
+    }
+
+    /// <summary>Cancels a job: no item is leased after this, items running see their leases refused; outcomes recorded are kept.</summary>
+    /// <param name="jobId">The job's name.</param>
+    /// <param name="cancellationToken">Stops waiting for the answer.</param>
+    /// <returns>A task that completes when the job is cancelled.</returns>
+    public Task CancelAsync(string jobId, CancellationToken cancellationToken = default)
+    {
+        ValidateJobId(jobId);
+        return _grains.GetGrain<IJobGrain>(jobId).CancelAsync().WaitAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Streams a job's outcomes as they are recorded, each once, and ends when the job has completed or was cancelled and
+    /// every recorded outcome was read. Outcomes come partition by partition in the order each partition recorded them.
+    /// </summary>
+    /// <param name="jobId">The job's name.</param>
+    /// <param name="pollInterval">How long to wait between reads when nothing new was recorded; 250 ms when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Stops watching (the job goes on).</param>
+    /// <returns>The outcomes.</returns>
+    /// <exception cref="ArgumentException">No job of that name was submitted.</exception>
+    public async IAsyncEnumerable<JobItemOutcome> WatchAsync(string jobId, TimeSpan? pollInterval = null, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        ValidateJobId(jobId);
+        var interval = pollInterval ?? TimeSpan.FromMilliseconds(250);
+        var job = _grains.GetGrain<IJobGrain>(jobId);
+        var definition = await job.GetDefinitionAsync().WaitAsync(cancellationToken).ConfigureAwait(false)
+            ?? throw new ArgumentException($"No job named '{jobId}' was submitted.", nameof(jobId));
+        var read = new int[definition.Partitions];
+        while (true)
+        {
+            // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
+            var ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
+            var any = false;
+            for (var p = 0; p < read.Length; p++)
+            {
+                var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
+                while (true)
+                {
+                    var batch = await partition.ReadOutcomesAsync(read[p], ClusterJobConstants.PartitionSize).WaitAsync(cancellationToken).ConfigureAwait(false);
+                    if (batch.Count == 0)
+                    {
+                        break;
+                    }
+
+                    read[p] += batch.Count;
+                    any = true;
+                    foreach (var outcome in batch)
+                    {
+                        yield return outcome;
+                    }
+                }
+            }
+
+            if (ended)
+            {
+                yield break;
+            }
+
+            if (!any)
+            {
+                await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    private static void ValidateJobId(string jobId)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(jobId);
+        if (jobId.Contains('/', StringComparison.Ordinal))
+        {
+            throw new ArgumentException($"A job's name may not contain '/': '{jobId}'.", nameof(jobId));
+        }
+    }
+}

@@ -1,0 +1,97 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.DependencyInjection;
+using Millrace.Cluster.Hosting;
+using Millrace.Cluster.Jobs;
+using Orleans.Persistence.FileStorage;
+using Orleans.TestingHost;
+
+namespace Millrace.Cluster.Tests;
+
+/// <summary>
+/// An in-process cluster of silos on loopback, each a worker with the test handlers, persisting jobs to files in a
+/// folder of its own (file storage survives the silos, as Redis would; memory storage would die with them).
+/// </summary>
+internal sealed class ClusterFixture : IAsyncDisposable
+{
+    private readonly string _storage = Directory.CreateTempSubdirectory("millrace-cluster-").FullName;
+
+    private ClusterFixture(int silos, int parallelism)
+    {
+        var builder = new InProcessTestClusterBuilder((short)silos);
+        builder.ConfigureSilo((_, silo) =>
+        {
+            silo.AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = _storage);
+            silo.Services.AddSingleton(Behaviour);
+            silo.AddMillraceWorker<TestHandler>(TestHandler.Name, o =>
+            {
+                o.MaxDegreeOfParallelism = parallelism;
+                o.PollInterval = TimeSpan.FromMilliseconds(20);
+            });
+        });
+        Cluster = builder.Build();
+    }
+
+    public InProcessTestCluster Cluster { get; }
+
+    /// <summary>What the handler does and what it has seen, shared by every silo (they run in this process).</summary>
+    public HandlerBehaviour Behaviour { get; } = new();
+
+    public ClusterJobs Jobs => new(Cluster.Client);
+
+    public static async Task<ClusterFixture> StartAsync(int silos = 3, int parallelism = 8)
+    {
+        var fixture = new ClusterFixture(silos, parallelism);
+        await fixture.Cluster.DeployAsync();
+        return fixture;
+    }
+
+    /// <summary>Reads every outcome of a job until it ends, bounded in time.</summary>
+    public async Task<List<JobItemOutcome>> WatchToEndAsync(string jobId, TimeSpan? limit = null)
+    {
+        using var timeout = new CancellationTokenSource(limit ?? TimeSpan.FromSeconds(60));
+        var outcomes = new List<JobItemOutcome>();
+        await foreach (var outcome in Jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(20), timeout.Token))
+        {
+            outcomes.Add(outcome);
+        }
+
+        return outcomes;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await Cluster.DisposeAsync();
+        Directory.Delete(_storage, recursive: true);
+    }
+}
+
+/// <summary>The handler's behaviour in one test, and the calls it has seen.</summary>
+internal sealed class HandlerBehaviour
+{
+    public ConcurrentDictionary<string, int> Calls { get; } = new(StringComparer.Ordinal);
+
+    public TimeSpan Delay { get; set; } = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>Throws for an item, or returns normally when it returns null.</summary>
+    public Func<WorkItem, Exception?> Fail { get; set; } = _ => null;
+
+    /// <summary>Awaited before each item's work: a test holds items running with it.</summary>
+    public Task Gate { get; set; } = Task.CompletedTask;
+}
+
+/// <summary>The handler every test silo registers: counts its calls, waits, and fails as the behaviour says.</summary>
+internal sealed class TestHandler(HandlerBehaviour behaviour) : IWorkItemHandler
+{
+    public const string Name = "test";
+
+    public async ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken)
+    {
+        behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
+        await behaviour.Gate.WaitAsync(cancellationToken);
+        await Task.Delay(behaviour.Delay, cancellationToken);
+        if (behaviour.Fail(item) is { } exception)
+        {
+            throw exception;
+        }
+    }
+}

@@ -1,0 +1,144 @@
+using Millrace.Cluster.Jobs;
+
+namespace Millrace.Cluster.Tests.Jobs;
+
+public class ClusterJobTests
+{
+    private static WorkItem[] Items(int count) => [.. Enumerable.Range(0, count).Select(i => new WorkItem($"item-{i}", $"payload-{i}"))];
+
+    [Fact]
+    public async Task ThreeSilos_RecordEveryItemOnce_AndShareTheWork()
+    {
+        await using var cluster = await ClusterFixture.StartAsync();
+        await cluster.Jobs.SubmitAsync("all-once", TestHandler.Name, Items(2_000));
+
+        var outcomes = await cluster.WatchToEndAsync("all-once");
+
+        Assert.Equal(2_000, outcomes.Count);
+        Assert.Equal(2_000, outcomes.Select(o => o.Key).Distinct().Count());
+        Assert.All(outcomes, o => Assert.True(o.Succeeded));
+        Assert.All(outcomes, o => Assert.Equal($"item-{o.Index}", o.Key));
+        var status = await cluster.Jobs.GetStatusAsync("all-once");
+        Assert.Equal(ClusterJobState.Completed, status.State);
+        Assert.Equal((2_000L, 2_000L, 0L, 0L), (status.Total, status.Succeeded, status.Failed, status.Remaining));
+        Assert.Equal(2_000, status.CompletedBySilo.Values.Sum());
+        Assert.True(status.CompletedBySilo.Count >= 2, $"work ran on {status.CompletedBySilo.Count} silo(s) only");
+    }
+
+    [Fact]
+    public async Task KilledSilo_ItsItemsRunElsewhere_AndEveryOutcomeIsRecordedOnce()
+    {
+        await using var cluster = await ClusterFixture.StartAsync();
+        cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(2);
+        await cluster.Jobs.SubmitAsync("kill", TestHandler.Name, Items(10_000), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(2) });
+
+        // Kill a silo once a fifth of the items are recorded: it holds leases and some of the job's partitions.
+        using (var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60)))
+        {
+            while ((await cluster.Jobs.GetStatusAsync("kill", timeout.Token)).Succeeded < 2_000)
+            {
+                await Task.Delay(20, timeout.Token);
+            }
+        }
+
+        await cluster.Cluster.KillSiloAsync(cluster.Cluster.Silos[^1]);
+        var outcomes = await cluster.WatchToEndAsync("kill", TimeSpan.FromSeconds(120));
+
+        Assert.Equal(10_000, outcomes.Count);
+        Assert.Equal(10_000, outcomes.Select(o => o.Key).Distinct().Count());
+        Assert.All(outcomes, o => Assert.True(o.Succeeded));
+        Assert.Equal(10_000, cluster.Behaviour.Calls.Count);
+
+        // The killed silo had a full set of leases running: those items ran again, once each, on the others (at least once,
+        // outcome once). Leases other silos held on partitions that died with it may run twice too.
+        var reruns = cluster.Behaviour.Calls.Values.Sum() - 10_000;
+        Assert.InRange(reruns, 1, 200);
+        Assert.Equal(3, outcomes.Select(o => o.Silo).Distinct().Count());
+        var status = await cluster.Jobs.GetStatusAsync("kill");
+        Assert.Equal((ClusterJobState.Completed, 10_000L), (status.State, status.Succeeded));
+    }
+
+    [Fact]
+    public async Task FailingItems_AreRetried_ThenRecordedWithTheirError()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        cluster.Behaviour.Fail = item => item.Key switch
+        {
+            "item-3" => new MillraceException(new Error("test.located", "bad byte") { ByteOffset = 17, Path = "Level.Items[2]" }),
+            "item-7" => new InvalidOperationException("no such file"),
+            _ => null,
+        };
+        await cluster.Jobs.SubmitAsync("failures", TestHandler.Name, Items(20), new ClusterJobOptions { MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero });
+
+        var outcomes = (await cluster.WatchToEndAsync("failures")).ToDictionary(o => o.Key);
+
+        Assert.Equal(20, outcomes.Count);
+        var located = outcomes["item-3"].Error!;
+        Assert.Equal(("test.located", "bad byte", 17L, "Level.Items[2]", 3L), (located.Code, located.Message, located.ByteOffset!.Value, located.Path, located.ItemIndex!.Value));
+        var plain = outcomes["item-7"].Error!;
+        Assert.Equal((ClusterErrorCodes.ItemFailed, "InvalidOperationException: no such file", 7L), (plain.Code, plain.Message, plain.ItemIndex!.Value));
+        Assert.Equal(18, outcomes.Values.Count(o => o.Succeeded));
+        Assert.Equal(2, cluster.Behaviour.Calls["item-3"]);
+        Assert.Equal(1, cluster.Behaviour.Calls["item-4"]);
+        Assert.Equal(2, (await cluster.Jobs.GetStatusAsync("failures")).Failed);
+    }
+
+    [Fact]
+    public async Task Cancel_StopsLeasing_AndKeepsWhatWasRecorded()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2, parallelism: 4);
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        cluster.Behaviour.Gate = gate.Task;
+        await cluster.Jobs.SubmitAsync("cancel", TestHandler.Name, Items(500));
+        await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 8, "both silos to lease items");
+
+        await cluster.Jobs.CancelAsync("cancel");
+        var started = cluster.Behaviour.Calls.Count;
+        gate.SetResult();
+        var outcomes = await cluster.WatchToEndAsync("cancel");
+
+        var status = await cluster.Jobs.GetStatusAsync("cancel");
+        Assert.Equal(ClusterJobState.Cancelled, status.State);
+        Assert.True(outcomes.Count <= started, $"{outcomes.Count} outcomes from {started} started items");
+        await Task.Delay(200);
+        Assert.Equal(started, cluster.Behaviour.Calls.Count);
+    }
+
+    [Fact]
+    public async Task EverySiloRestarted_TheJobResumesWhereItWas()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2, parallelism: 4);
+        cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(5);
+        await cluster.Jobs.SubmitAsync("resume", TestHandler.Name, Items(1_500), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(2) });
+        await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 200, "some items to run");
+
+        await cluster.Cluster.StopAllSilosAsync();
+        var before = cluster.Behaviour.Calls.Count;
+        await cluster.Cluster.StartSilosAsync(2);
+        await cluster.Cluster.InitializeClientAsync();
+        var outcomes = await cluster.WatchToEndAsync("resume", TimeSpan.FromSeconds(120));
+
+        Assert.Equal(1_500, outcomes.Count);
+        Assert.Equal(1_500, outcomes.Select(o => o.Key).Distinct().Count());
+        Assert.InRange(before, 200, 1_499);
+        Assert.Equal(ClusterJobState.Completed, (await cluster.Jobs.GetStatusAsync("resume")).State);
+    }
+
+    [Fact]
+    public async Task Submit_RefusesBadJobs_AndAcceptsTheSameJobAgain()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 1);
+        var jobs = cluster.Jobs;
+        await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("a/b", TestHandler.Name, Items(1)));
+        await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("dup", TestHandler.Name, [new WorkItem("k", "1"), new WorkItem("k", "2")]));
+        var invalid = await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("bad", TestHandler.Name, Items(1), new ClusterJobOptions { LeaseSize = 0, MaxRetryAttempts = -1 }));
+        Assert.Contains("LeaseSize is 0", invalid.Message, StringComparison.Ordinal);
+        Assert.Contains("MaxRetryAttempts is -1", invalid.Message, StringComparison.Ordinal);
+
+        await jobs.SubmitAsync("same", TestHandler.Name, Items(10));
+        await jobs.SubmitAsync("same", TestHandler.Name, Items(10));
+        await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("same", TestHandler.Name, Items(11)));
+        Assert.Equal(10, (await cluster.WatchToEndAsync("same")).Count);
+        Assert.Equal(ClusterJobState.Unknown, (await jobs.GetStatusAsync("never")).State);
+    }
+}
