@@ -15,11 +15,12 @@ internal sealed class ClusterFixture : IAsyncDisposable
 {
     private readonly string _storage = Directory.CreateTempSubdirectory("millrace-cluster-").FullName;
 
-    private ClusterFixture(int silos, int parallelism)
+    private ClusterFixture(int silos, int parallelism, Action<string, ISiloBuilder>? configure)
     {
         var builder = new InProcessTestClusterBuilder((short)silos);
-        builder.ConfigureSilo((_, silo) =>
+        builder.ConfigureSilo((options, silo) =>
         {
+            configure?.Invoke(options.SiloName, silo);
             silo.AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = _storage);
             silo.Services.AddSingleton(Behaviour);
             silo.AddMillraceWorker<TestHandler>(TestHandler.Name, o =>
@@ -31,6 +32,9 @@ internal sealed class ClusterFixture : IAsyncDisposable
         Cluster = builder.Build();
     }
 
+    /// <summary>The name of a test cluster's first silo.</summary>
+    public const string FirstSilo = "Silo_0";
+
     public InProcessTestCluster Cluster { get; }
 
     /// <summary>What the handler does and what it has seen, shared by every silo (they run in this process).</summary>
@@ -38,9 +42,13 @@ internal sealed class ClusterFixture : IAsyncDisposable
 
     public ClusterJobs Jobs => new(Cluster.Client);
 
-    public static async Task<ClusterFixture> StartAsync(int silos = 3, int parallelism = 8)
+    /// <summary>Starts a cluster.</summary>
+    /// <param name="silos">How many silos.</param>
+    /// <param name="parallelism">Each silo's worker limit.</param>
+    /// <param name="configure">More set-up per silo, given the silo's name (the first is <see cref="FirstSilo"/>).</param>
+    public static async Task<ClusterFixture> StartAsync(int silos = 3, int parallelism = 8, Action<string, ISiloBuilder>? configure = null)
     {
-        var fixture = new ClusterFixture(silos, parallelism);
+        var fixture = new ClusterFixture(silos, parallelism, configure);
         await fixture.Cluster.DeployAsync();
         return fixture;
     }
@@ -60,6 +68,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        Behaviour.Released.TrySetResult();
         await Cluster.DisposeAsync();
         Directory.Delete(_storage, recursive: true);
     }
@@ -70,28 +79,60 @@ internal sealed class HandlerBehaviour
 {
     public ConcurrentDictionary<string, int> Calls { get; } = new(StringComparer.Ordinal);
 
+    /// <summary>When each call of <see cref="TestHandler"/> started, by <see cref="TimeProvider.System"/>'s timestamp.</summary>
+    public ConcurrentQueue<long> CallTimes { get; } = new();
+
     public TimeSpan Delay { get; set; } = TimeSpan.FromMilliseconds(1);
 
     /// <summary>Throws for an item, or returns normally when it returns null.</summary>
     public Func<WorkItem, Exception?> Fail { get; set; } = _ => null;
+
+    /// <summary>A silo whose items, from now on, hang until <see cref="Released"/>: a silo about to die mid-item.</summary>
+    public string? HangOn { get; set; }
+
+    /// <summary>How many items hang.</summary>
+    public int Hanging;
+
+    /// <summary>Lets hanging items go when the test ends.</summary>
+    public TaskCompletionSource Released { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Awaited before each item's work: a test holds items running with it.</summary>
     public Task Gate { get; set; } = Task.CompletedTask;
 }
 
 /// <summary>The handler every test silo registers: counts its calls, waits, and fails as the behaviour says.</summary>
-internal sealed class TestHandler(HandlerBehaviour behaviour) : IWorkItemHandler
+internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails silo) : IWorkItemHandler
 {
     public const string Name = "test";
 
     public async ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken)
     {
         behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
+        behaviour.CallTimes.Enqueue(TimeProvider.System.GetTimestamp());
+        if (behaviour.HangOn == silo.Name)
+        {
+            Interlocked.Increment(ref behaviour.Hanging);
+            await behaviour.Released.Task;
+            throw new OperationCanceledException("the silo died");
+        }
+
         await behaviour.Gate.WaitAsync(cancellationToken);
         await Task.Delay(behaviour.Delay, cancellationToken);
+
         if (behaviour.Fail(item) is { } exception)
         {
             throw exception;
         }
+    }
+}
+
+/// <summary>A handler that always fails: registered on chosen silos only, it makes their calls, and only theirs, fail.</summary>
+internal sealed class FailingHandler(HandlerBehaviour behaviour) : IWorkItemHandler
+{
+    public async ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken)
+    {
+        behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
+        await Task.Delay(1, cancellationToken);
+        throw new InvalidOperationException("the service is down");
     }
 }

@@ -19,6 +19,7 @@ internal sealed partial class ClusterWorker(
     ILocalSiloDetails silo,
     IHostApplicationLifetime lifetime,
     IOptions<ClusterWorkerOptions> options,
+    SharedLimits limits,
     ILogger<ClusterWorker> logger) : BackgroundService
 {
     private readonly ClusterWorkerOptions _options = options.Value;
@@ -90,8 +91,10 @@ internal sealed partial class ClusterWorker(
         for (var j = 0; j < jobs.Count; j++)
         {
             var job = jobs[(int)((uint)(rotation + j) % (uint)jobs.Count)];
-            if (services.GetKeyedService<IWorkItemHandler>(job.Handler) is not { } handler)
+            if (services.GetKeyedService<IWorkItemHandler>(job.Handler) is not { } handler
+                || (job.Options.CircuitBreaker is { } breaker && limits.CircuitBreaker(breaker).IsOpen))
             {
+                // Not a job this silo can run, or not now: its items would only wait here while other silos could take them.
                 continue;
             }
 
@@ -129,21 +132,20 @@ internal sealed partial class ClusterWorker(
     {
         using var leaseEnd = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var renewing = RenewWhileRunningAsync(job, partition, lease, leaseEnd);
+        var unfinished = lease.Items.Count;
+        var attempt = AttemptOf(job.Options, handler);
         try
         {
-            var results = await lease.Items.SelectParallelResultsAsync(
-                async (item, ct) =>
-                {
-                    await handler.HandleAsync(item.Item, ct).ConfigureAwait(false);
-                    return true;
-                },
-                job.Options.ToParallelOptions(lease.Items.Count),
-                leaseEnd.Token).ConfigureAwait(false);
-            var reports = new ItemReport[results.Length];
-            for (var i = 0; i < results.Length; i++)
+            var reports = new List<ItemReport>(lease.Items.Count);
+            await foreach (var result in lease.Items.SelectParallelResultsStreamAsync(
+                (item, ct) => attempt(item.Item, ct), job.Options.ToParallelOptions(lease.Items.Count), leaseEnd.Token).ConfigureAwait(false))
             {
-                var index = lease.Items[(int)results[i].Index].Index;
-                reports[i] = new ItemReport(index, results[i].IsSuccess ? null : ClusterErrors.ForItem(results[i].Result.Error, index));
+                var index = lease.Items[(int)result.Index].Index;
+                reports.Add(new ItemReport(index, result.IsSuccess ? null : ClusterErrors.ForItem(result.Result.Error, index)));
+
+                // Each item frees its room as it ends, so one slow item does not hold its lease's siblings' room.
+                unfinished--;
+                FreeRoom(1);
             }
 
             await leaseEnd.CancelAsync().ConfigureAwait(false);
@@ -157,7 +159,58 @@ internal sealed partial class ClusterWorker(
         {
             await leaseEnd.CancelAsync().ConfigureAwait(false);
             await renewing.ConfigureAwait(false);
-            Interlocked.Add(ref _running, -lease.Items.Count);
+            FreeRoom(unfinished);
+        }
+    }
+
+    /// <summary>
+    /// One attempt at an item, inside Millrace.Parallel's retry: the job's shared circuit breaker (waits while open), its
+    /// shared rate limit (one permit), its per-attempt timeout, then the handler. The gates are here rather than in
+    /// Millrace.Parallel's pipeline because a cluster breaker holds items back instead of failing them, and neither a
+    /// wait for the breaker nor one for a permit may count against the attempt's timeout.
+    /// </summary>
+    private Func<WorkItem, CancellationToken, ValueTask<bool>> AttemptOf(ClusterJobOptions options, IWorkItemHandler handler)
+    {
+        var breaker = options.CircuitBreaker is { } breakerOptions ? limits.CircuitBreaker(breakerOptions) : null;
+        var rateLimiter = options.RateLimit is { } rateOptions ? limits.RateLimiter(rateOptions) : null;
+        return async (item, cancellationToken) =>
+        {
+            if (breaker is not null)
+            {
+                await breaker.WaitWhileOpenAsync(cancellationToken).ConfigureAwait(false);
+            }
+
+            if (rateLimiter is not null)
+            {
+                using var permit = await rateLimiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
+            }
+
+            using var deadline = options.PerAttemptTimeout is { } timeout ? new CancellationTokenSource(timeout, _time) : null;
+            using var linked = deadline is null ? null : CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
+            try
+            {
+                await handler.HandleAsync(item, linked?.Token ?? cancellationToken).ConfigureAwait(false);
+                breaker?.Record(failed: false);
+                return true;
+            }
+            catch (OperationCanceledException) when (deadline?.IsCancellationRequested == true && !cancellationToken.IsCancellationRequested)
+            {
+                breaker?.Record(failed: true);
+                throw new TimeoutException($"The attempt at item '{item.Key}' did not end within {options.PerAttemptTimeout}.");
+            }
+            catch (Exception) when (!cancellationToken.IsCancellationRequested)
+            {
+                breaker?.Record(failed: true);
+                throw;
+            }
+        };
+    }
+
+    private void FreeRoom(int items)
+    {
+        if (items > 0)
+        {
+            Interlocked.Add(ref _running, -items);
             _freed.Release();
         }
     }
@@ -198,7 +251,7 @@ internal sealed partial class ClusterWorker(
     }
 
     /// <summary>Reports a lease's outcomes, trying a few times: a report lost for good only means the items run again.</summary>
-    private async Task ReportAsync(IJobPartitionGrain partition, Lease lease, ItemReport[] reports, CancellationToken stoppingToken)
+    private async Task ReportAsync(IJobPartitionGrain partition, Lease lease, List<ItemReport> reports, CancellationToken stoppingToken)
     {
         for (var attempt = 1; ; attempt++)
         {

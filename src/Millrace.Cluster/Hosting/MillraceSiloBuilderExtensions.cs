@@ -34,6 +34,10 @@ public static class MillraceSiloBuilderExtensions
             options.Configure(configure);
         }
 
+        builder.Services.TryAddSingleton(static services => new SharedLimits(
+            services.GetRequiredService<IGrainFactory>(),
+            services.GetRequiredService<ILocalSiloDetails>(),
+            services.GetService<TimeProvider>() ?? TimeProvider.System));
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, ClusterWorker>());
         return builder;
     }

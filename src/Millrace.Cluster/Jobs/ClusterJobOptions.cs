@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text;
 using Millrace.Parallel;
 using Millrace.Parallel.Retry;
 
@@ -48,56 +46,67 @@ public sealed record ClusterJobOptions
     [Id(5)]
     public TimeSpan? PerAttemptTimeout { get; init; }
 
+    /// <summary>Gets the rate every silo's attempts share, across jobs that name the same limit.</summary>
+    /// <value>Default <see langword="null"/>: no rate limit.</value>
+    [Id(6)]
+    public ClusterRateLimitOptions? RateLimit { get; init; }
+
+    /// <summary>Gets the circuit breaker every silo's calls share, with a local one on each silo.</summary>
+    /// <value>Default <see langword="null"/>: no breaker.</value>
+    [Id(7)]
+    public ClusterCircuitBreakerOptions? CircuitBreaker { get; init; }
+
     /// <summary>Checks every option and reports all the problems at once.</summary>
     /// <exception cref="ArgumentException">One or more options are invalid; the message lists each.</exception>
     public void Validate()
     {
-        var errors = new StringBuilder();
+        var problems = new List<string>();
         if (LeaseSize is < 1 or > ClusterJobConstants.PartitionSize)
         {
-            Problem(errors, $"LeaseSize is {LeaseSize}; it must be from 1 to {ClusterJobConstants.PartitionSize}.");
+            problems.Add($"LeaseSize is {LeaseSize}; it must be from 1 to {ClusterJobConstants.PartitionSize}.");
         }
 
         if (LeaseTimeout < TimeSpan.FromSeconds(1))
         {
-            Problem(errors, $"LeaseTimeout is {LeaseTimeout}; it must be at least 1 second.");
+            problems.Add($"LeaseTimeout is {LeaseTimeout}; it must be at least 1 second.");
         }
 
         if (MaxRetryAttempts is < 0 or > 100)
         {
-            Problem(errors, $"MaxRetryAttempts is {MaxRetryAttempts}; it must be from 0 to 100.");
+            problems.Add($"MaxRetryAttempts is {MaxRetryAttempts}; it must be from 0 to 100.");
         }
 
         if (RetryDelay < TimeSpan.Zero)
         {
-            Problem(errors, $"RetryDelay is {RetryDelay}; it must not be negative.");
+            problems.Add($"RetryDelay is {RetryDelay}; it must not be negative.");
         }
 
         if (!Enum.IsDefined(BackoffType))
         {
-            Problem(errors, $"BackoffType is {(int)BackoffType}, which is not a BackoffType.");
+            problems.Add($"BackoffType is {(int)BackoffType}, which is not a BackoffType.");
         }
 
         if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
-            Problem(errors, $"PerAttemptTimeout is {timeout}; it must be positive.");
+            problems.Add($"PerAttemptTimeout is {timeout}; it must be positive.");
         }
 
-        if (errors.Length > 0)
+        RateLimit?.Validate(problems);
+        CircuitBreaker?.Validate(problems);
+        if (problems.Count > 0)
         {
-            throw new ArgumentException($"Invalid cluster job options: {errors}");
+            throw new ArgumentException($"Invalid cluster job options: {string.Join(" ", problems)}");
         }
     }
 
-    /// <summary>The options a silo runs one lease's items with.</summary>
-    /// <param name="items">The lease's item count: they all run at once, the silo's own limit having admitted them.</param>
+    /// <summary>
+    /// The Millrace.Parallel options a silo runs one lease's items with: all at once (the silo's own limit admitted them)
+    /// and the job's retries. The per-attempt timeout, rate limit and breaker are applied inside each attempt by the worker.
+    /// </summary>
+    /// <param name="items">The lease's item count.</param>
     internal ParallelOperatorOptions ToParallelOptions(int items) => new()
     {
         MaxDegreeOfParallelism = Math.Max(1, items),
         Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType },
-        PerAttemptTimeout = PerAttemptTimeout,
     };
-
-    private static void Problem(StringBuilder errors, string problem) =>
-        errors.Append(errors.Length == 0 ? string.Empty : " ").Append(CultureInfo.InvariantCulture, $"{problem}");
 }
