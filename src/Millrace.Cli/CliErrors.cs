@@ -20,8 +20,18 @@ internal static class CliErrors
 
         // A writer refusing a value its format cannot carry (an over-long string, an unpaired surrogate in UTF-8).
         ArgumentException argument => new Error("convert", argument.Message),
+#if MILLRACE_CLUSTER
+
+        // The cluster could not be reached or answered with a failure (no silo at the gateway, a silo gone for too long):
+        // its first line says which.
+        Orleans.Runtime.OrleansException or Orleans.Runtime.Messaging.ConnectionFailedException or TimeoutException => new Error("cluster", FirstLine(exception.Message)),
+#endif
         _ => null,
     };
+
+#if MILLRACE_CLUSTER
+    private static string FirstLine(string message) => message.Split('\n', 2)[0].TrimEnd();
+#endif
 
     /// <summary>A JSON syntax error, located by its absolute byte offset in <paramref name="input"/> as well as its line and column.</summary>
     public static Error FromJson(JsonException exception, ReadOnlySpan<byte> input)

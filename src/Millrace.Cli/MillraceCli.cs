@@ -1,5 +1,6 @@
 using System.CommandLine;
 using Millrace.Cli.Batch;
+using Millrace.Cli.Cluster;
 using Millrace.Cli.Compact;
 using Millrace.Cli.Json;
 using Millrace.Cli.Nbt;
@@ -59,5 +60,6 @@ public static class MillraceCli
         NbtCommands.Create(console),
         CompactCommands.Create(console),
         BatchCommands.Create(console),
+        ClusterCommands.Create(console),
     };
 }

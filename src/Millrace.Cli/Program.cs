@@ -9,7 +9,14 @@ void Stop(PosixSignalContext context, int exitCode)
 {
     context.Cancel = true;
     Interlocked.CompareExchange(ref signalExitCode, exitCode, 0);
-    cancel.Cancel();
+    try
+    {
+        cancel.Cancel();
+    }
+    catch (ObjectDisposedException)
+    {
+        // The signal came as the tool was exiting: there is nothing left to stop.
+    }
 }
 
 using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => Stop(context, ExitCodes.Interrupted));

@@ -76,6 +76,12 @@ public sealed class CliContractTests : IDisposable
         "nbt region get r.0.0.mca abc 0",
         "json from-base64 good.json --alphabet klingon",
         "nosuchverb",
+        "batch convert in out --to snbt --cluster nonsense",
+        "batch convert in out --to snbt --cluster 127.0.0.1:99999",
+        "cluster status --cluster nonsense",
+        "cluster silo --port 0",
+        "cluster silo --parallel abc",
+        "cluster nosuchverb",
     ];
 
     public void Dispose() => _temp.Delete(recursive: true);

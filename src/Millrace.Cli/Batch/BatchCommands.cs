@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Millrace.Cli.Cluster;
 using Millrace.Cli.Formats;
 using Millrace.Compact.Schema;
 using Millrace.Nbt;
@@ -29,6 +30,9 @@ internal static class BatchCommands
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
         var dictionary = Compact.CompactCommands.DictionaryOption();
+        var cluster = new Option<string?>("--cluster") { Description = "Convert on a cluster of 'millrace cluster silo' processes through this silo gateway, HOST:PORT; the folders must be paths every silo sees." };
+        var job = new Option<string?>("--job") { Description = "With --cluster: the job's name (default: batch- and the time); the same name again re-attaches to the job." };
+        var cancelOnInterrupt = new Option<bool>("--cancel-on-interrupt") { Description = "With --cluster: Ctrl+C cancels the job; without it, Ctrl+C detaches and the job goes on." };
         rate.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<string?>() is { } text && ParseRate(text) is null)
@@ -39,7 +43,7 @@ internal static class BatchCommands
 
         var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
         {
-            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet,
+            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet, cluster, job, cancelOnInterrupt,
         };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -62,15 +66,39 @@ internal static class BatchCommands
                 return ExitCodes.BadInput;
             }
 
-            var job = new BatchJob(
+            BatchRunner? runner = null;
+            if (parsed.GetValue(cluster) is { } gatewayText)
+            {
+#if MILLRACE_CLUSTER
+                if (ClusterConnection.ParseEndpoint(gatewayText) is not { } gateway)
+                {
+                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway), not '{gatewayText}'.");
+                    return ExitCodes.Usage;
+                }
+
+                var jobName = parsed.GetValue(job) ?? string.Create(CultureInfo.InvariantCulture, $"batch-{DateTime.UtcNow:yyyyMMdd-HHmmss}-{Environment.ProcessId}");
+                var submission = new ClusterSubmission(gateway, jobName, parsed.GetValue(retries), parsed.GetValue(cancelOnInterrupt));
+                var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)));
+                runner = (files, display, token) => ClusterBatch.RunAsync(submission, files, template, display, console, token);
+#else
+                _ = gatewayText;
+                await console.Error.WriteLineAsync(ClusterCommands.NotInThisBuild);
+                return ExitCodes.Usage;
+#endif
+            }
+
+            var batchJob = new BatchJob(
                 parsed.GetValue(input)!,
                 parsed.GetValue(output)!,
                 new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java, ZstdDictionary = zstdDictionary },
-                new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)));
-            return await job.RunAsync(console, cancellationToken);
+                new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)),
+                runner);
+            return await batchJob.RunAsync(console, cancellationToken);
         });
         return command;
     }
+
+    private static string? FullPathOrNull(string? path) => path is null ? null : Path.GetFullPath(path);
 
     private static int? ParseRate(string? text)
     {

@@ -15,12 +15,25 @@ namespace Millrace.Cli.Batch;
 /// <param name="Quiet">Whether to leave out the line per skipped file.</param>
 internal sealed record BatchLimits(int Parallel, int Retries, int? RatePerSecond, bool Quiet = false);
 
+/// <summary>Runs a batch's files somewhere other than this process (a cluster), reporting how each ended.</summary>
+/// <param name="files">The files, with their formats and outputs; results are indexed by position in this list.</param>
+/// <param name="display">The progress display to report to.</param>
+/// <param name="cancellationToken">Stops the run.</param>
+/// <returns>Each file's result.</returns>
+internal delegate Task<IReadOnlyList<ItemResult<string>>> BatchRunner(
+    IReadOnlyList<(string Input, FileFormatKind Format, string Output)> files, ProgressDisplay display, CancellationToken cancellationToken);
+
 /// <summary>
 /// One <c>batch convert</c> run: finds the files, converts them in parallel through Millrace.Parallel, writes each output
 /// atomically, and reports every failure once. Cancelled (SIGINT, SIGTERM), it starts no more files, abandons the ones in
 /// flight without leaving a temporary file, and says how far it got.
 /// </summary>
-internal sealed class BatchJob(string inputDirectory, string outputDirectory, ConversionSettings settings, BatchLimits limits)
+/// <param name="inputDirectory">The folder to convert.</param>
+/// <param name="outputDirectory">Where the outputs go, in the same layout.</param>
+/// <param name="settings">The conversion's settings.</param>
+/// <param name="limits">The run's limits.</param>
+/// <param name="runner">Where the files are converted when not in this process (<c>--cluster</c>).</param>
+internal sealed class BatchJob(string inputDirectory, string outputDirectory, ConversionSettings settings, BatchLimits limits, BatchRunner? runner = null)
 {
     private readonly string _input = Path.GetFullPath(inputDirectory);
     private readonly string _output = Path.GetFullPath(outputDirectory);
@@ -71,7 +84,9 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         IReadOnlyList<ItemResult<string>> results;
         try
         {
-            results = await display.RunAsync(work.Count, () => work.SelectParallelResultsAsync((item, token) => ConvertAsync(item, console, token), Options(display, work.Count), cancellationToken));
+            results = runner is null
+                ? await display.RunAsync(work.Count, () => work.SelectParallelResultsAsync((item, token) => ConvertAsync(item, console, token), Options(display, work.Count), cancellationToken))
+                : await RunElsewhereAsync(runner, work, display, cancellationToken);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -102,6 +117,24 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         return failures.Count == 0 ? ExitCodes.Success : ExitCodes.BadInput;
     }
 
+    /// <summary>
+    /// Runs the batch through <paramref name="runner"/>, all but the files whose output collides with another's, which fail
+    /// here as they would in this process.
+    /// </summary>
+    private static async Task<IReadOnlyList<ItemResult<string>>> RunElsewhereAsync(BatchRunner runner, List<BatchItem> work, ProgressDisplay display, CancellationToken cancellationToken)
+    {
+        var sent = work.Select((item, index) => (item, index)).Where(w => w.item.CollidesWith is null).ToList();
+        var results = new List<ItemResult<string>>(work.Count);
+        foreach (var (item, index) in work.Select((item, index) => (item, index)).Where(w => w.item.CollidesWith is not null))
+        {
+            results.Add(new ItemResult<string>(index, Result<string>.Failure(new Error("batch.collision", $"Its output {item.OutputPath} is also the output of {item.CollidesWith}; rename one of them."))));
+        }
+
+        var ran = await runner([.. sent.Select(w => (w.item.Path, w.item.Format, w.item.OutputPath))], display, cancellationToken);
+        results.AddRange(ran.Select(r => r with { Index = sent[(int)r.Index].index }));
+        return results;
+    }
+
     private ParallelOperatorOptions Options(ProgressDisplay display, int total) => new()
     {
         MaxDegreeOfParallelism = limits.Parallel,
@@ -130,20 +163,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
         }
 
-        var bytes = await File.ReadAllBytesAsync(item.Path, cancellationToken);
-        byte[] converted;
-        try
-        {
-            converted = FileFormats.Convert(bytes, item.Format, settings);
-        }
-        catch (System.Text.Json.JsonException exception)
-        {
-            // Located here, where the input is at hand: System.Text.Json counts bytes within the line only.
-            throw new MillraceException(CliErrors.FromJson(exception, bytes));
-        }
-
-        Directory.CreateDirectory(Path.GetDirectoryName(item.OutputPath)!);
-        await OutputFile.WriteAsync(item.OutputPath, converted, console, cancellationToken);
+        await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
         Interlocked.Increment(ref _converted);
         return item.OutputPath;
     }

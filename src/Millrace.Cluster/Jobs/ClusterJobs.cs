@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Millrace.Cluster.Grains;
 
@@ -73,6 +74,15 @@ public sealed class ClusterJobs(IGrainFactory grains)
         return _grains.GetGrain<IJobGrain>(jobId).GetStatusAsync().WaitAsync(cancellationToken);
     }
 
+    /// <summary>Lists the names of the jobs that are running (submitted, and not yet completed or cancelled).</summary>
+    /// <param name="cancellationToken">Stops waiting for the answer.</param>
+    /// <returns>The job names.</returns>
+    public async Task<IReadOnlyList<string>> ListRunningAsync(CancellationToken cancellationToken = default)
+    {
+        var running = await _grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
+        return [.. running.Select(j => j.JobId)];
+    }
+
     /// <summary>Cancels a job: no item is leased after this, items running see their leases refused; outcomes recorded are kept.</summary>
     /// <param name="jobId">The job's name.</param>
     /// <param name="cancellationToken">Stops waiting for the answer.</param>
@@ -100,29 +110,45 @@ public sealed class ClusterJobs(IGrainFactory grains)
         var definition = await job.GetDefinitionAsync().WaitAsync(cancellationToken).ConfigureAwait(false)
             ?? throw new ArgumentException($"No job named '{jobId}' was submitted.", nameof(jobId));
         var read = new int[definition.Partitions];
+        var unreachableSince = (long?)null;
         while (true)
         {
-            // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
-            var ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
-            var any = false;
-            for (var p = 0; p < read.Length; p++)
+            bool ended;
+            var fresh = new List<JobItemOutcome>();
+            try
             {
-                var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
-                while (true)
+                // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
+                ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
+                for (var p = 0; p < read.Length; p++)
                 {
-                    var batch = await partition.ReadOutcomesAsync(read[p], ClusterJobConstants.PartitionSize).WaitAsync(cancellationToken).ConfigureAwait(false);
-                    if (batch.Count == 0)
+                    var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
+                    IReadOnlyList<JobItemOutcome> batch;
+                    for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
                     {
-                        break;
-                    }
-
-                    read[p] += batch.Count;
-                    any = true;
-                    foreach (var outcome in batch)
-                    {
-                        yield return outcome;
+                        fresh.AddRange(batch);
                     }
                 }
+
+                unreachableSince = null;
+            }
+            catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested)
+            {
+                // A silo died and the cluster has not yet noticed (a call to one of its grains fails until membership moves
+                // them): keep watching, up to a limit, and start the round again; nothing of this round was yielded.
+                unreachableSince ??= Stopwatch.GetTimestamp();
+                if (Stopwatch.GetElapsedTime(unreachableSince.Value) > UnreachableLimit)
+                {
+                    throw;
+                }
+
+                await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
+                continue;
+            }
+
+            foreach (var outcome in fresh)
+            {
+                read[PartitionOf(outcome)]++;
+                yield return outcome;
             }
 
             if (ended)
@@ -130,12 +156,20 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 yield break;
             }
 
-            if (!any)
+            if (fresh.Count == 0)
             {
                 await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
             }
         }
     }
+
+    /// <summary>How long <see cref="WatchAsync"/> goes on through failing calls (a silo died, the cluster is electing) before it gives up.</summary>
+    internal static readonly TimeSpan UnreachableLimit = TimeSpan.FromMinutes(2);
+
+    private static int PartitionOf(JobItemOutcome outcome) => (int)(outcome.Index / ClusterJobConstants.PartitionSize);
+
+    /// <summary>Failures a retry may cure: Orleans' own (a silo gone, a message rejected) and time-outs.</summary>
+    private static bool IsTransient(Exception exception) => exception is OrleansException or TimeoutException;
 
     private static void ValidateJobId(string jobId)
     {

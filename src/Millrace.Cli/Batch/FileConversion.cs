@@ -1,0 +1,28 @@
+using Millrace.Cli.Formats;
+
+namespace Millrace.Cli.Batch;
+
+/// <summary>One file converted to another, the output written atomically: what a batch does per file, in this process or on a silo.</summary>
+internal static class FileConversion
+{
+    /// <summary>Reads <paramref name="input"/>, converts it, and writes <paramref name="output"/> (its folder created).</summary>
+    /// <exception cref="MillraceException">The input is bad; the error is located in it.</exception>
+    /// <exception cref="IOException">A read or write failed.</exception>
+    public static async Task ConvertAsync(string input, FileFormatKind format, string output, ConversionSettings settings, CliConsole console, CancellationToken cancellationToken)
+    {
+        var bytes = await File.ReadAllBytesAsync(input, cancellationToken);
+        byte[] converted;
+        try
+        {
+            converted = FileFormats.Convert(bytes, format, settings);
+        }
+        catch (System.Text.Json.JsonException exception)
+        {
+            // Located here, where the input is at hand: System.Text.Json counts bytes within the line only.
+            throw new MillraceException(CliErrors.FromJson(exception, bytes));
+        }
+
+        Directory.CreateDirectory(Path.GetDirectoryName(output)!);
+        await OutputFile.WriteAsync(output, converted, console, cancellationToken);
+    }
+}

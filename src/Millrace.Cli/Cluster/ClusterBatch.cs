@@ -1,0 +1,95 @@
+#if MILLRACE_CLUSTER
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using Millrace.Cli.Batch;
+using Millrace.Cli.Formats;
+using Millrace.Cluster.Jobs;
+using Millrace.Parallel;
+using Millrace.Parallel.Progress;
+
+namespace Millrace.Cli.Cluster;
+
+/// <summary>
+/// The <c>--cluster</c> path of <c>batch convert</c>: the files become a cluster job run by the silos' built-in
+/// <see cref="ConvertFileHandler"/>, and this process only submits it, shows its progress and reports its outcomes as a
+/// local batch does. The job is named, so submitting the same batch again under the same <c>--job</c> name re-attaches to
+/// it (nothing is converted twice on purpose). Ctrl+C detaches (the job goes on; <c>millrace cluster status NAME</c>
+/// follows it) unless <c>--cancel-on-interrupt</c> is given, which cancels the job first.
+/// </summary>
+internal static class ClusterBatch
+{
+    public static async Task<IReadOnlyList<ItemResult<string>>> RunAsync(
+        ClusterSubmission submission,
+        IReadOnlyList<(string Input, FileFormatKind Format, string Output)> files,
+        ConvertPayload template,
+        ProgressDisplay display,
+        CliConsole console,
+        CancellationToken cancellationToken)
+    {
+        using var host = await ClusterConnection.ConnectAsync(submission.Gateway, cancellationToken);
+        var jobs = new ClusterJobs(host.Client());
+        var items = files.Select((f, i) => new WorkItem(
+            i.ToString(CultureInfo.InvariantCulture),
+            (template with { Input = f.Input, Output = f.Output, From = f.Format }).ToJson()));
+        // Files convert in milliseconds: a dead silo's files wait 10 s for other silos, not the default 30.
+        var options = new ClusterJobOptions { MaxRetryAttempts = submission.Retries, RetryDelay = TimeSpan.FromMilliseconds(50), LeaseTimeout = TimeSpan.FromSeconds(10) };
+        await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
+        try
+        {
+            return await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, cancellationToken));
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            if (submission.CancelOnInterrupt)
+            {
+                await jobs.CancelAsync(submission.JobName, CancellationToken.None);
+                await console.Error.WriteLineAsync($"millrace: cancelled cluster job {submission.JobName}");
+            }
+            else
+            {
+                await console.Error.WriteLineAsync($"millrace: detached: cluster job {submission.JobName} goes on; follow it with 'millrace cluster status {submission.JobName} --cluster {submission.Gateway}'");
+            }
+
+            throw;
+        }
+    }
+
+    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(ClusterJobs jobs, string jobId, int total, ProgressDisplay display, CancellationToken cancellationToken)
+    {
+        var results = new List<ItemResult<string>>(total);
+        var clock = Stopwatch.StartNew();
+        var lastReport = TimeSpan.Zero;
+        long failed = 0;
+        await foreach (var outcome in jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(100), cancellationToken))
+        {
+            failed += outcome.Succeeded ? 0 : 1;
+            results.Add(new ItemResult<string>(
+                outcome.Index,
+                outcome.Error is { } error ? Result<string>.Failure(error) : Result<string>.Success(outcome.Key)));
+            if (clock.Elapsed - lastReport >= display.Interval)
+            {
+                lastReport = clock.Elapsed;
+                display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: false));
+            }
+        }
+
+        display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: true));
+        return results;
+    }
+
+    private static ParallelProgress Progress(long done, long failed, long total, TimeSpan elapsed, bool isFinal)
+    {
+        var rate = elapsed.TotalSeconds > 0 ? done / elapsed.TotalSeconds : 0;
+        TimeSpan? remaining = rate > 0 ? TimeSpan.FromSeconds((total - done) / rate) : null;
+        return new ParallelProgress(done, done - failed, failed, 0, total, elapsed, rate, remaining, isFinal);
+    }
+}
+
+/// <summary>Where and how <c>batch convert --cluster</c> submits its job.</summary>
+/// <param name="Gateway">A silo's gateway.</param>
+/// <param name="JobName">The job's name: the same name re-attaches to the same batch.</param>
+/// <param name="Retries">Retries of a failed file, on the silo that runs it.</param>
+/// <param name="CancelOnInterrupt">Whether Ctrl+C cancels the job rather than detaching from it.</param>
+internal sealed record ClusterSubmission(IPEndPoint Gateway, string JobName, int Retries, bool CancelOnInterrupt);
+#endif

@@ -1,0 +1,149 @@
+using System.CommandLine;
+#if MILLRACE_CLUSTER
+using System.Globalization;
+using System.Net;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Millrace.Cluster.Hosting;
+using Millrace.Cluster.Jobs;
+using Orleans.Persistence.FileStorage;
+#endif
+
+namespace Millrace.Cli.Cluster;
+
+/// <summary>
+/// The <c>millrace cluster</c> verbs: host a worker silo, and show the cluster's jobs. Orleans is not trim-safe, so the
+/// NativeAOT build of the tool leaves them out (and <c>batch convert --cluster</c>) and says so when they are called; the
+/// <c>dotnet tool</c> package has them.
+/// </summary>
+internal static class ClusterCommands
+{
+    /// <summary>The one line a build without cluster support prints for a cluster verb or option.</summary>
+    public const string NotInThisBuild = "millrace: this build of millrace (NativeAOT) has no cluster support: Orleans is not trim-safe. Install the .NET tool (dotnet tool install Millrace.Cli) for 'cluster' and 'batch convert --cluster'.";
+
+#if MILLRACE_CLUSTER
+    /// <summary>Whether this build has the cluster verbs.</summary>
+    public const bool Available = true;
+
+    public static Command Create(CliConsole console)
+    {
+        var cluster = new Command("cluster", "Run conversions across machines: host worker silos, follow cluster jobs.");
+        cluster.Add(Silo(console));
+        cluster.Add(Status(console));
+        return cluster;
+    }
+
+    /// <summary>The <c>--cluster HOST:PORT</c> option: a silo's gateway, checked as it is parsed.</summary>
+    public static Option<IPEndPoint?> GatewayOption(string description)
+    {
+        var option = new Option<IPEndPoint?>("--cluster") { Description = description };
+        option.CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
+            var endpoint = ClusterConnection.ParseEndpoint(text);
+            if (endpoint is null)
+            {
+                result.AddError($"--cluster must be HOST:PORT (a silo's gateway), not '{text}'.");
+            }
+
+            return endpoint;
+        };
+        return option;
+    }
+
+    private static Command Silo(CliConsole console)
+    {
+        var port = CliOptions.WholeNumber("--port", "The silo port; default 11111 when free (this silo is then the primary), else a free one.", 1, 65535, () => 0);
+        var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default 30000 for the primary, else a free one.", 1, 65535, () => 0);
+        var parallel = CliOptions.WholeNumber("--parallel", "Items this silo runs at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
+        var storage = new Option<string?>("--storage") { Description = "The folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };
+        var command = new Command("silo", "Host a worker silo with the built-in conversion handler until Ctrl+C or SIGTERM.") { port, gatewayPort, parallel, storage };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var siloPort = parsed.GetValue(port) is > 0 and var p ? p : ClusterConnection.IsFree(ClusterConnection.PrimarySiloPort) ? ClusterConnection.PrimarySiloPort : ClusterConnection.FreePort();
+            var primary = siloPort == ClusterConnection.PrimarySiloPort;
+            var gateway = parsed.GetValue(gatewayPort) is > 0 and var g ? g : primary && ClusterConnection.IsFree(ClusterConnection.PrimaryGatewayPort) ? ClusterConnection.PrimaryGatewayPort : ClusterConnection.FreePort();
+            var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData), "millrace", "cluster"));
+            Directory.CreateDirectory(folder);
+
+            var builder = ClusterConnection.HostBuilder();
+            builder.Services.AddSingleton(console);
+            builder.UseOrleans(silo => silo
+                .UseLocalhostClustering(siloPort, gateway, primary ? null : new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimarySiloPort), ClusterConnection.ClusterId, ClusterConnection.ClusterId)
+                .AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = folder)
+                .AddMillraceWorker<ConvertFileHandler>(ConvertFileHandler.Name, o => o.MaxDegreeOfParallelism = parsed.GetValue(parallel)));
+            using var host = builder.Build();
+            await host.StartAsync(cancellationToken);
+            await using (var output = console.CreateTextOutput())
+            {
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {(primary ? "(primary) " : string.Empty)}on 127.0.0.1:{siloPort}, gateway 127.0.0.1:{gateway}, {parsed.GetValue(parallel)} at once; jobs kept in {folder}"));
+            }
+
+            try
+            {
+                await Task.Delay(Timeout.Infinite, cancellationToken);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // Stopped by a signal: leave the cluster in order, so its leases go to the other silos without waiting.
+            }
+
+            await host.StopAsync(CancellationToken.None);
+            return ExitCodes.Interrupted;
+        });
+        return command;
+    }
+
+    private static Command Status(CliConsole console)
+    {
+        var job = new Argument<string?>("job") { Description = "The job to show; every running job when left out.", Arity = ArgumentArity.ZeroOrOne };
+        var gateway = GatewayOption("A silo's gateway, HOST:PORT (default 127.0.0.1:30000).");
+        var command = new Command("status", "Show a cluster job's progress, or the running jobs.") { job, gateway };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var endpoint = parsed.GetValue(gateway) ?? new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimaryGatewayPort);
+            using var host = await ClusterConnection.ConnectAsync(endpoint, cancellationToken);
+            var jobs = new ClusterJobs(host.Client());
+            var names = parsed.GetValue(job) is { } name ? [name] : await jobs.ListRunningAsync(cancellationToken);
+            await using var output = console.CreateTextOutput();
+            if (names.Count == 0)
+            {
+                await output.WriteLineAsync("no running jobs");
+            }
+
+            foreach (var jobName in names)
+            {
+                var status = await jobs.GetStatusAsync(jobName, cancellationToken);
+                if (status.State == ClusterJobState.Unknown)
+                {
+                    await console.Error.WriteLineAsync($"millrace: no cluster job named '{jobName}'");
+                    return ExitCodes.BadInput;
+                }
+
+                var bySilo = string.Join(", ", status.CompletedBySilo.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => $"{s.Key} {s.Value}"));
+                await output.WriteLineAsync(string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"{status.JobId}: {status.State.ToString().ToLowerInvariant()}, {status.Succeeded} succeeded, {status.Failed} failed, {status.Leased} running, {status.Remaining} left of {status.Total}; by silo: {(bySilo.Length == 0 ? "none yet" : bySilo)}"));
+            }
+
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+#else
+    /// <summary>Whether this build has the cluster verbs.</summary>
+    public const bool Available = false;
+
+    /// <summary>A stand-in that takes whatever follows <c>cluster</c> and says the verbs are not in this build.</summary>
+    public static Command Create(CliConsole console)
+    {
+        var cluster = new Command("cluster", "Not in this build (NativeAOT): run conversions across machines.") { TreatUnmatchedTokensAsErrors = false };
+        cluster.SetAction(async (_, _) =>
+        {
+            await console.Error.WriteLineAsync(NotInThisBuild);
+            return ExitCodes.Usage;
+        });
+        return cluster;
+    }
+#endif
+}

@@ -1,0 +1,127 @@
+#if MILLRACE_CLUSTER
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Orleans.Configuration;
+
+namespace Millrace.Cli.Cluster;
+
+/// <summary>
+/// How the tool's silos find each other and clients find them: development clustering on one machine, the first silo
+/// (the primary) on <see cref="PrimarySiloPort"/> and the others joining it on ports of their own, and clients connecting
+/// to any silo's gateway.
+/// </summary>
+internal static class ClusterConnection
+{
+    /// <summary>The Orleans cluster and service id of the tool's silos.</summary>
+    public const string ClusterId = "millrace";
+
+    /// <summary>The silo port of the primary silo, which the others join.</summary>
+    public const int PrimarySiloPort = 11111;
+
+    /// <summary>The gateway port of the primary silo, the default of <c>--cluster</c>.</summary>
+    public const int PrimaryGatewayPort = 30000;
+
+    /// <summary>Parses <c>HOST:PORT</c> (or a port alone, on this machine) into an endpoint.</summary>
+    /// <returns>The endpoint, or <see langword="null"/> when the text is not one.</returns>
+    public static IPEndPoint? ParseEndpoint(string text)
+    {
+        var colon = text.LastIndexOf(':');
+        var host = colon < 0 ? "127.0.0.1" : text[..colon];
+        var portText = colon < 0 ? text : text[(colon + 1)..];
+        if (!int.TryParse(portText, NumberStyles.None, CultureInfo.InvariantCulture, out var port) || port is < 1 or > 65535)
+        {
+            return null;
+        }
+
+        if (host is "localhost" or "")
+        {
+            return new IPEndPoint(IPAddress.Loopback, port);
+        }
+
+        return IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : null;
+    }
+
+    /// <summary>Whether a TCP port on the loopback address is free now.</summary>
+    public static bool IsFree(int port)
+    {
+        try
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, port);
+            listener.Start();
+            listener.Stop();
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>A TCP port on the loopback address that is free now.</summary>
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>How long a client tries to reach a gateway before it reports the cluster unreachable.</summary>
+    public static readonly TimeSpan ConnectTimeout = TimeSpan.FromSeconds(20);
+
+    /// <summary>A host for a silo or a client inside the tool: no logging, and no signal handling of its own.</summary>
+    public static HostApplicationBuilder HostBuilder()
+    {
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Logging.ClearProviders();
+        builder.Services.AddSingleton<IHostLifetime, ToolHostLifetime>();
+        return builder;
+    }
+
+    /// <summary>Connects a client to the cluster through a silo's gateway.</summary>
+    /// <returns>The started host; its services hold the <see cref="IClusterClient"/>.</returns>
+    /// <exception cref="TimeoutException">No silo answered at <paramref name="gateway"/> within <see cref="ConnectTimeout"/>.</exception>
+    public static async Task<IHost> ConnectAsync(IPEndPoint gateway, CancellationToken cancellationToken)
+    {
+        var builder = HostBuilder();
+        builder.UseOrleansClient(client => client
+            .UseStaticClustering(gateway)
+            .Configure<ClusterOptions>(o => (o.ClusterId, o.ServiceId) = (ClusterId, ClusterId)));
+        var host = builder.Build();
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(ConnectTimeout);
+        try
+        {
+            await host.StartAsync(timeout.Token);
+            return host;
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            host.Dispose();
+            throw new TimeoutException($"No silo answered at the gateway {gateway} within {ConnectTimeout.TotalSeconds:0} s.");
+        }
+        catch
+        {
+            host.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// The tool handles SIGINT and SIGTERM itself (Program.cs) and stops its hosts through the command's token; a host's
+    /// default console lifetime would catch the same signals, stop on its own and race the tool's exit code.
+    /// </summary>
+    private sealed class ToolHostLifetime : IHostLifetime
+    {
+        public Task WaitForStartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+
+        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    }
+
+    /// <summary>The client of a connected host.</summary>
+    public static IClusterClient Client(this IHost host) => host.Services.GetRequiredService<IClusterClient>();
+}
+#endif
