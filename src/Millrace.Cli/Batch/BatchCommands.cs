@@ -30,7 +30,7 @@ internal static class BatchCommands
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
         var dictionary = Compact.CompactCommands.DictionaryOption();
-        var cluster = new Option<string?>("--cluster") { Description = "Convert on a cluster of 'millrace cluster silo' processes through this silo gateway, HOST:PORT; the folders must be paths every silo sees." };
+        var cluster = new Option<string?>("--cluster") { Description = "Convert on a cluster of 'millrace cluster silo' processes, found at a silo's gateway HOST:PORT or through their Redis, redis://HOST:PORT; the folders must be paths every silo sees." };
         var job = new Option<string?>("--job") { Description = "With --cluster: the job's name (default: batch- and the time); the same name again re-attaches to the job." };
         var cancelOnInterrupt = new Option<bool>("--cancel-on-interrupt") { Description = "With --cluster: Ctrl+C cancels the job; without it, Ctrl+C detaches and the job goes on." };
         rate.Validators.Add(result =>
@@ -70,14 +70,14 @@ internal static class BatchCommands
             if (parsed.GetValue(cluster) is { } gatewayText)
             {
 #if MILLRACE_CLUSTER
-                if (ClusterConnection.ParseEndpoint(gatewayText) is not { } gateway)
+                if (ClusterConnection.ParseAddress(gatewayText) is not { } address)
                 {
-                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway), not '{gatewayText}'.");
+                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway) or redis://HOST:PORT, not '{gatewayText}'.");
                     return ExitCodes.Usage;
                 }
 
                 var jobName = parsed.GetValue(job) ?? string.Create(CultureInfo.InvariantCulture, $"batch-{DateTime.UtcNow:yyyyMMdd-HHmmss}-{Environment.ProcessId}");
-                var submission = new ClusterSubmission(gateway, jobName, parsed.GetValue(retries), parsed.GetValue(cancelOnInterrupt));
+                var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), parsed.GetValue(cancelOnInterrupt));
                 var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)));
                 runner = (files, display, token) => ClusterBatch.RunAsync(submission, files, template, display, console, token);
 #else

@@ -1,7 +1,6 @@
 #if MILLRACE_CLUSTER
 using System.Diagnostics;
 using System.Globalization;
-using System.Net;
 using Millrace.Cli.Batch;
 using Millrace.Cli.Formats;
 using Millrace.Cluster.Jobs;
@@ -27,7 +26,7 @@ internal static class ClusterBatch
         CliConsole console,
         CancellationToken cancellationToken)
     {
-        using var host = await ClusterConnection.ConnectAsync(submission.Gateway, cancellationToken);
+        using var host = await ClusterConnection.ConnectAsync(submission.Cluster, cancellationToken);
         var jobs = new ClusterJobs(host.Client());
         var items = files.Select((f, i) => new WorkItem(
             i.ToString(CultureInfo.InvariantCulture),
@@ -48,7 +47,7 @@ internal static class ClusterBatch
             }
             else
             {
-                await console.Error.WriteLineAsync($"millrace: detached: cluster job {submission.JobName} goes on; follow it with 'millrace cluster status {submission.JobName} --cluster {submission.Gateway}'");
+                await console.Error.WriteLineAsync($"millrace: detached: cluster job {submission.JobName} goes on; follow it with 'millrace cluster status {submission.JobName} --cluster {submission.ClusterText}'");
             }
 
             throw;
@@ -87,9 +86,10 @@ internal static class ClusterBatch
 }
 
 /// <summary>Where and how <c>batch convert --cluster</c> submits its job.</summary>
-/// <param name="Gateway">A silo's gateway.</param>
+/// <param name="Cluster">Where the cluster is.</param>
+/// <param name="ClusterText">The <c>--cluster</c> value, to repeat in messages.</param>
 /// <param name="JobName">The job's name: the same name re-attaches to the same batch.</param>
 /// <param name="Retries">Retries of a failed file, on the silo that runs it.</param>
 /// <param name="CancelOnInterrupt">Whether Ctrl+C cancels the job rather than detaching from it.</param>
-internal sealed record ClusterSubmission(IPEndPoint Gateway, string JobName, int Retries, bool CancelOnInterrupt);
+internal sealed record ClusterSubmission(ClusterAddress Cluster, string ClusterText, string JobName, int Retries, bool CancelOnInterrupt);
 #endif

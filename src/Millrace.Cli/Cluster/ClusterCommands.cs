@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
+using Orleans.Configuration;
 using Orleans.Persistence.FileStorage;
 #endif
 
@@ -33,17 +34,35 @@ internal static class ClusterCommands
         return cluster;
     }
 
-    /// <summary>The <c>--cluster HOST:PORT</c> option: a silo's gateway, checked as it is parsed.</summary>
-    public static Option<IPEndPoint?> GatewayOption(string description)
+    /// <summary>The <c>--cluster</c> option of a client: a silo's gateway or the silos' Redis, checked as it is parsed.</summary>
+    public static Option<ClusterAddress?> AddressOption(string description)
     {
-        var option = new Option<IPEndPoint?>("--cluster") { Description = description };
+        var option = new Option<ClusterAddress?>("--cluster") { Description = description };
+        option.CustomParser = result =>
+        {
+            var text = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
+            var address = ClusterConnection.ParseAddress(text);
+            if (address is null)
+            {
+                result.AddError($"--cluster must be HOST:PORT (a silo's gateway) or redis://HOST:PORT, not '{text}'.");
+            }
+
+            return address;
+        };
+        return option;
+    }
+
+    /// <summary>The <c>--redis HOST:PORT</c> option of a silo.</summary>
+    private static Option<IPEndPoint?> RedisOption()
+    {
+        var option = new Option<IPEndPoint?>("--redis") { Description = "Keep membership and jobs in this Redis, HOST:PORT: silos on several machines (default: one machine, development clustering and a job folder)." };
         option.CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
             var endpoint = ClusterConnection.ParseEndpoint(text);
             if (endpoint is null)
             {
-                result.AddError($"--cluster must be HOST:PORT (a silo's gateway), not '{text}'.");
+                result.AddError($"--redis must be HOST:PORT, not '{text}'.");
             }
 
             return endpoint;
@@ -56,27 +75,54 @@ internal static class ClusterCommands
         var port = CliOptions.WholeNumber("--port", "The silo port; default 11111 when free (this silo is then the primary), else a free one.", 1, 65535, () => 0);
         var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default 30000 for the primary, else a free one.", 1, 65535, () => 0);
         var parallel = CliOptions.WholeNumber("--parallel", "Items this silo runs at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
-        var storage = new Option<string?>("--storage") { Description = "The folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };
-        var command = new Command("silo", "Host a worker silo with the built-in conversion handler until Ctrl+C or SIGTERM.") { port, gatewayPort, parallel, storage };
+        var storage = new Option<string?>("--storage") { Description = "Without --redis: the folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };
+        var redis = RedisOption();
+        var address = new Option<string?>("--address") { Description = "With --redis: the IP address other silos and clients reach this silo at (default 127.0.0.1)." };
+        var command = new Command("silo", "Host a worker silo with the built-in conversion handler until Ctrl+C or SIGTERM.") { port, gatewayPort, parallel, storage, redis, address };
         command.SetAction(async (parsed, cancellationToken) =>
         {
-            var siloPort = parsed.GetValue(port) is > 0 and var p ? p : ClusterConnection.IsFree(ClusterConnection.PrimarySiloPort) ? ClusterConnection.PrimarySiloPort : ClusterConnection.FreePort();
-            var primary = siloPort == ClusterConnection.PrimarySiloPort;
+            var redisEndpoint = parsed.GetValue(redis);
+            var advertised = IPAddress.Loopback;
+            if (parsed.GetValue(address) is { } addressText && !IPAddress.TryParse(addressText, out advertised!))
+            {
+                await console.Error.WriteLineAsync($"millrace: --address must be an IP address, not '{addressText}'.");
+                return ExitCodes.Usage;
+            }
+
+            // With Redis every silo is equal and takes free ports; on one machine the first is the primary the others join.
+            var primary = redisEndpoint is null && parsed.GetValue(port) is 0 && ClusterConnection.IsFree(ClusterConnection.PrimarySiloPort);
+            var siloPort = parsed.GetValue(port) is > 0 and var p ? p : primary ? ClusterConnection.PrimarySiloPort : ClusterConnection.FreePort();
             var gateway = parsed.GetValue(gatewayPort) is > 0 and var g ? g : primary && ClusterConnection.IsFree(ClusterConnection.PrimaryGatewayPort) ? ClusterConnection.PrimaryGatewayPort : ClusterConnection.FreePort();
+            primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
             var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData), "millrace", "cluster"));
-            Directory.CreateDirectory(folder);
 
             var builder = ClusterConnection.HostBuilder();
             builder.Services.AddSingleton(console);
-            builder.UseOrleans(silo => silo
-                .UseLocalhostClustering(siloPort, gateway, primary ? null : new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimarySiloPort), ClusterConnection.ClusterId, ClusterConnection.ClusterId)
-                .AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = folder)
-                .AddMillraceWorker<ConvertFileHandler>(ConvertFileHandler.Name, o => o.MaxDegreeOfParallelism = parsed.GetValue(parallel)));
+            builder.UseOrleans(silo =>
+            {
+                silo.Configure<ClusterOptions>(o => (o.ClusterId, o.ServiceId) = (ClusterConnection.ClusterId, ClusterConnection.ClusterId));
+                if (redisEndpoint is not null)
+                {
+                    var redisOptions = ClusterConnection.RedisOptions(redisEndpoint);
+                    silo.UseRedisClustering(o => o.ConfigurationOptions = redisOptions)
+                        .AddRedisGrainStorage(ClusterHostingConstants.StorageName, o => o.ConfigurationOptions = redisOptions)
+                        .ConfigureEndpoints(advertised, siloPort, gateway, listenOnAnyHostAddress: false);
+                }
+                else
+                {
+                    Directory.CreateDirectory(folder);
+                    silo.UseLocalhostClustering(siloPort, gateway, primary ? null : new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimarySiloPort), ClusterConnection.ClusterId, ClusterConnection.ClusterId)
+                        .AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = folder);
+                }
+
+                silo.AddMillraceWorker<ConvertFileHandler>(ConvertFileHandler.Name, o => o.MaxDegreeOfParallelism = parsed.GetValue(parallel));
+            });
             using var host = builder.Build();
             await host.StartAsync(cancellationToken);
             await using (var output = console.CreateTextOutput())
             {
-                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {(primary ? "(primary) " : string.Empty)}on 127.0.0.1:{siloPort}, gateway 127.0.0.1:{gateway}, {parsed.GetValue(parallel)} at once; jobs kept in {folder}"));
+                var store = redisEndpoint is null ? folder : $"Redis {redisEndpoint}";
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {(primary ? "(primary) " : string.Empty)}on {advertised}:{siloPort}, gateway {advertised}:{gateway}, {parsed.GetValue(parallel)} at once; jobs kept in {store}"));
             }
 
             try
@@ -97,12 +143,12 @@ internal static class ClusterCommands
     private static Command Status(CliConsole console)
     {
         var job = new Argument<string?>("job") { Description = "The job to show; every running job when left out.", Arity = ArgumentArity.ZeroOrOne };
-        var gateway = GatewayOption("A silo's gateway, HOST:PORT (default 127.0.0.1:30000).");
-        var command = new Command("status", "Show a cluster job's progress, or the running jobs.") { job, gateway };
+        var cluster = AddressOption("A silo's gateway, HOST:PORT (default 127.0.0.1:30000), or the silos' Redis, redis://HOST:PORT.");
+        var command = new Command("status", "Show a cluster job's progress, or the running jobs.") { job, cluster };
         command.SetAction(async (parsed, cancellationToken) =>
         {
-            var endpoint = parsed.GetValue(gateway) ?? new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimaryGatewayPort);
-            using var host = await ClusterConnection.ConnectAsync(endpoint, cancellationToken);
+            var address = parsed.GetValue(cluster) ?? new ClusterAddress(new IPEndPoint(IPAddress.Loopback, ClusterConnection.PrimaryGatewayPort), null);
+            using var host = await ClusterConnection.ConnectAsync(address, cancellationToken);
             var jobs = new ClusterJobs(host.Client());
             var names = parsed.GetValue(job) is { } name ? [name] : await jobs.ListRunningAsync(cancellationToken);
             await using var output = console.CreateTextOutput();

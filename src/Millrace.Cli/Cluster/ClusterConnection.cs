@@ -6,6 +6,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Orleans.Configuration;
+using StackExchange.Redis;
 
 namespace Millrace.Cli.Cluster;
 
@@ -24,6 +25,15 @@ internal static class ClusterConnection
 
     /// <summary>The gateway port of the primary silo, the default of <c>--cluster</c>.</summary>
     public const int PrimaryGatewayPort = 30000;
+
+    /// <summary>Parses a <c>--cluster</c> value: a silo's gateway <c>HOST:PORT</c>, or <c>redis://HOST:PORT</c> for the silos' Redis.</summary>
+    /// <returns>The address, or <see langword="null"/> when the text is neither.</returns>
+    public static ClusterAddress? ParseAddress(string text) =>
+        text.StartsWith(RedisScheme, StringComparison.OrdinalIgnoreCase)
+            ? ParseEndpoint(text[RedisScheme.Length..]) is { } redis ? new ClusterAddress(null, redis) : null
+            : ParseEndpoint(text) is { } gateway ? new ClusterAddress(gateway, null) : null;
+
+    private const string RedisScheme = "redis://";
 
     /// <summary>Parses <c>HOST:PORT</c> (or a port alone, on this machine) into an endpoint.</summary>
     /// <returns>The endpoint, or <see langword="null"/> when the text is not one.</returns>
@@ -81,15 +91,24 @@ internal static class ClusterConnection
         return builder;
     }
 
-    /// <summary>Connects a client to the cluster through a silo's gateway.</summary>
+    /// <summary>Connects a client to the cluster: through a silo's gateway, or through the Redis that holds the silos' membership.</summary>
     /// <returns>The started host; its services hold the <see cref="IClusterClient"/>.</returns>
-    /// <exception cref="TimeoutException">No silo answered at <paramref name="gateway"/> within <see cref="ConnectTimeout"/>.</exception>
-    public static async Task<IHost> ConnectAsync(IPEndPoint gateway, CancellationToken cancellationToken)
+    /// <exception cref="TimeoutException">No silo answered within <see cref="ConnectTimeout"/>.</exception>
+    public static async Task<IHost> ConnectAsync(ClusterAddress address, CancellationToken cancellationToken)
     {
         var builder = HostBuilder();
-        builder.UseOrleansClient(client => client
-            .UseStaticClustering(gateway)
-            .Configure<ClusterOptions>(o => (o.ClusterId, o.ServiceId) = (ClusterId, ClusterId)));
+        builder.UseOrleansClient(client =>
+        {
+            client.Configure<ClusterOptions>(o => (o.ClusterId, o.ServiceId) = (ClusterId, ClusterId));
+            if (address.Redis is { } redis)
+            {
+                client.UseRedisClustering(o => o.ConfigurationOptions = RedisOptions(redis));
+            }
+            else
+            {
+                client.UseStaticClustering(address.Gateway!);
+            }
+        });
         var host = builder.Build();
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(ConnectTimeout);
@@ -101,7 +120,7 @@ internal static class ClusterConnection
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             host.Dispose();
-            throw new TimeoutException($"No silo answered at the gateway {gateway} within {ConnectTimeout.TotalSeconds:0} s.");
+            throw new TimeoutException($"No silo answered at {address} within {ConnectTimeout.TotalSeconds:0} s.");
         }
         catch
         {
@@ -121,7 +140,23 @@ internal static class ClusterConnection
         public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
 
+    /// <summary>Redis connection options for <c>HOST:PORT</c>: it keeps retrying a Redis that restarts, as the silos must.</summary>
+    public static ConfigurationOptions RedisOptions(IPEndPoint redis)
+    {
+        var options = new ConfigurationOptions { AbortOnConnectFail = false };
+        options.EndPoints.Add(redis);
+        return options;
+    }
+
     /// <summary>The client of a connected host.</summary>
     public static IClusterClient Client(this IHost host) => host.Services.GetRequiredService<IClusterClient>();
+}
+
+/// <summary>Where a client finds the cluster: a silo's gateway (<c>--cluster</c>) or the silos' Redis (<c>--redis</c>).</summary>
+/// <param name="Gateway">A silo's gateway.</param>
+/// <param name="Redis">The Redis holding the silos' membership.</param>
+internal sealed record ClusterAddress(IPEndPoint? Gateway, IPEndPoint? Redis)
+{
+    public override string ToString() => Redis is { } redis ? $"the silos of Redis {redis}" : $"the gateway {Gateway}";
 }
 #endif
