@@ -35,37 +35,31 @@ internal static class ClusterCommands
     }
 
     /// <summary>The <c>--cluster</c> option of a client: a silo's gateway or the silos' Redis, checked as it is parsed.</summary>
-    public static Option<ClusterAddress?> AddressOption(string description)
-    {
-        var option = new Option<ClusterAddress?>("--cluster") { Description = description };
-        option.CustomParser = result =>
-        {
-            var text = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
-            var address = ClusterConnection.ParseAddress(text);
-            if (address is null)
-            {
-                result.AddError($"--cluster must be HOST:PORT (a silo's gateway) or redis://HOST:PORT, not '{text}'.");
-            }
-
-            return address;
-        };
-        return option;
-    }
+    public static Option<ClusterAddress?> AddressOption(string description) =>
+        Parsed("--cluster", description, ClusterConnection.ParseAddress, "HOST:PORT (a silo's gateway) or redis://HOST:PORT");
 
     /// <summary>The <c>--redis HOST:PORT</c> option of a silo.</summary>
-    private static Option<IPEndPoint?> RedisOption()
+    private static Option<IPEndPoint?> RedisOption() => Parsed(
+        "--redis",
+        "Keep membership and jobs in this Redis, HOST:PORT: silos on several machines (default: one machine, development clustering and a job folder).",
+        ClusterConnection.ParseEndpoint,
+        "HOST:PORT");
+
+    /// <summary>An option whose value <paramref name="parse"/> checks as it is parsed: a bad one is a usage error naming the option.</summary>
+    private static Option<T?> Parsed<T>(string name, string description, Func<string, T?> parse, string expected)
+        where T : class
     {
-        var option = new Option<IPEndPoint?>("--redis") { Description = "Keep membership and jobs in this Redis, HOST:PORT: silos on several machines (default: one machine, development clustering and a job folder)." };
+        var option = new Option<T?>(name) { Description = description };
         option.CustomParser = result =>
         {
             var text = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
-            var endpoint = ClusterConnection.ParseEndpoint(text);
-            if (endpoint is null)
+            var value = parse(text);
+            if (value is null)
             {
-                result.AddError($"--redis must be HOST:PORT, not '{text}'.");
+                result.AddError($"{name} must be {expected}, not '{text}'.");
             }
 
-            return endpoint;
+            return value;
         };
         return option;
     }
