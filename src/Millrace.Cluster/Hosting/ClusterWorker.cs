@@ -134,9 +134,9 @@ internal sealed partial class ClusterWorker(
         var renewing = RenewWhileRunningAsync(job, partition, lease, leaseEnd);
         var unfinished = lease.Items.Count;
         var attempt = AttemptOf(job.Options, handler);
+        var reports = new List<ItemReport>(lease.Items.Count);
         try
         {
-            var reports = new List<ItemReport>(lease.Items.Count);
             await foreach (var result in lease.Items.SelectParallelResultsStreamAsync(
                 (item, ct) => attempt(item.Item, ct), job.Options.ToParallelOptions(lease.Items.Count), leaseEnd.Token).ConfigureAwait(false))
             {
@@ -147,13 +147,10 @@ internal sealed partial class ClusterWorker(
                 unfinished--;
                 FreeRoom(1);
             }
-
-            await leaseEnd.CancelAsync().ConfigureAwait(false);
-            await ReportAsync(partition, lease, reports, stoppingToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (leaseEnd.IsCancellationRequested)
         {
-            // The silo is stopping, the job was cancelled or the lease was lost: nothing is reported, the lease expires.
+            // The silo is stopping, the job was cancelled or the lease was lost: the items still running were cancelled.
         }
         finally
         {
@@ -161,6 +158,10 @@ internal sealed partial class ClusterWorker(
             await renewing.ConfigureAwait(false);
             FreeRoom(unfinished);
         }
+
+        // Reporting ends the lease: the items that ended are recorded, and those cut short (a silo stopping in order) are
+        // free for other silos at once instead of waiting out the lease timeout.
+        await ReportAsync(partition, lease, reports, stopping: stoppingToken.IsCancellationRequested).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -250,23 +251,34 @@ internal sealed partial class ClusterWorker(
         }
     }
 
-    /// <summary>Reports a lease's outcomes, trying a few times: a report lost for good only means the items run again.</summary>
-    private async Task ReportAsync(IJobPartitionGrain partition, Lease lease, List<ItemReport> reports, CancellationToken stoppingToken)
+    /// <summary>
+    /// Reports a lease's outcomes, three times at most (once when the silo is stopping), and never throws: a report lost
+    /// for good only means the lease expires and its items run again.
+    /// </summary>
+    private async Task ReportAsync(IJobPartitionGrain partition, Lease lease, List<ItemReport> reports, bool stopping)
     {
         for (var attempt = 1; ; attempt++)
         {
             try
             {
-                await partition.CompleteAsync(lease.Id, SiloName, reports).ConfigureAwait(false);
+                await partition.CompleteAsync(lease.Id, SiloName, reports).WaitAsync(ReportTimeout, _time).ConfigureAwait(false);
                 return;
             }
-            catch (Exception exception) when (exception is not OperationCanceledException && attempt < 3)
+            catch (Exception exception) when (exception is not OperationCanceledException)
             {
                 LogReportFailed(logger, attempt, exception.Message);
-                await Task.Delay(_options.PollInterval, _time, stoppingToken).ConfigureAwait(false);
+                if (stopping || attempt == 3)
+                {
+                    return;
+                }
+
+                await Task.Delay(_options.PollInterval, _time).ConfigureAwait(false);
             }
         }
     }
+
+    /// <summary>How long a report may take before it counts as failed.</summary>
+    private static readonly TimeSpan ReportTimeout = TimeSpan.FromSeconds(5);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Asking the cluster for work failed: {Reason}")]
     private static partial void LogPollFailed(ILogger logger, string reason);

@@ -63,6 +63,24 @@ public class ClusterJobTests
     }
 
     [Fact]
+    public async Task SiloStoppedInOrder_HandsBackItsLeasesAtOnce()
+    {
+        // Leases last 30 s: items of the stopped silo that came back only by expiry would hold the job that long.
+        await using var cluster = await ClusterFixture.StartAsync(parallelism: 4);
+        cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(200);
+        await cluster.Jobs.SubmitAsync("stop", TestHandler.Name, Items(240), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(30) });
+        await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 24, "every silo to run items");
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await cluster.Cluster.StopSiloAsync(cluster.Cluster.Silos[^1]);
+        var outcomes = await cluster.WatchToEndAsync("stop");
+
+        Assert.Equal(240, outcomes.Select(o => o.Key).Distinct().Count());
+        Assert.All(outcomes, o => Assert.True(o.Succeeded));
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(20), $"the job took {clock.Elapsed} after the stop: the stopped silo's leases waited out their timeout");
+    }
+
+    [Fact]
     public async Task FailingItems_AreRetried_ThenRecordedWithTheirError()
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);
