@@ -104,9 +104,11 @@ public sealed record ClusterJobOptions
     /// and the job's retries. The per-attempt timeout, rate limit and breaker are applied inside each attempt by the worker.
     /// </summary>
     /// <param name="items">The lease's item count.</param>
-    internal ParallelOperatorOptions ToParallelOptions(int items) => new()
+    /// <param name="jobId">The job's name: the operation name Millrace.Parallel tags its instruments with, on every silo.</param>
+    internal ParallelOperatorOptions ToParallelOptions(int items, string jobId) => new()
     {
         MaxDegreeOfParallelism = Math.Max(1, items),
+        OperationName = jobId,
         Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType },
     };
 }
