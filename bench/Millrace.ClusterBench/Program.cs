@@ -100,6 +100,8 @@ static async Task<TimeSpan> RunJobAsync(int silos, int parallelism, int items, T
     var storage = Directory.CreateTempSubdirectory("millrace-cluster-bench-").FullName;
     var behaviour = new BenchBehaviour(delay);
     var builder = new InProcessTestClusterBuilder((short)silos);
+    // TestingHost's default writes a log file per silo into the working folder.
+    builder.Options.ConfigureFileLogging = false;
     builder.ConfigureSilo((_, silo) =>
     {
         silo.AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = storage);

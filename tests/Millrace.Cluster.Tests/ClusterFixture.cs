@@ -18,6 +18,8 @@ internal sealed class ClusterFixture : IAsyncDisposable
     private ClusterFixture(int silos, int parallelism, Action<string, ISiloBuilder>? configure)
     {
         var builder = new InProcessTestClusterBuilder((short)silos);
+        // TestingHost's default writes a log file per silo into the working folder.
+        builder.Options.ConfigureFileLogging = false;
         builder.ConfigureSilo((options, silo) =>
         {
             configure?.Invoke(options.SiloName, silo);

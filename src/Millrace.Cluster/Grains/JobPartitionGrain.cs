@@ -1,35 +1,61 @@
 using Microsoft.Extensions.DependencyInjection;
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
+using Orleans.Storage;
 
 namespace Millrace.Cluster.Grains;
 
 /// <summary>
-/// One partition of a job: its items (persisted once, at submission) and their outcomes (persisted whenever a lease
-/// completes). Leases live in memory only: when the partition's silo dies, its leases die with it, and every item without
-/// an outcome is free again once the partition is activated elsewhere. A silo still running such an item may still report
-/// it, and is heard as long as nobody reported it first.
+/// One partition of a job: its items (persisted once, at submission) and their outcomes, persisted in pages of
+/// <see cref="OutcomesPageSize"/> as leases complete, so a completion writes the page it fills, not every outcome so far.
+/// Leases live in memory only: when the partition's silo dies, its leases die with it, and every item without an outcome is
+/// free again once the partition is activated elsewhere. A silo still running such an item may still report it, and is
+/// heard as long as nobody reported it first.
 /// </summary>
 internal sealed class JobPartitionGrain(
     [PersistentState("items", ClusterHostingConstants.StorageName)] IPersistentState<JobPartitionGrain.ItemsRecord> items,
-    [PersistentState("outcomes", ClusterHostingConstants.StorageName)] IPersistentState<JobPartitionGrain.OutcomesRecord> outcomes,
+    [PersistentState("status", ClusterHostingConstants.StorageName)] IPersistentState<JobPartitionGrain.StatusRecord> status,
     IGrainFactory grains,
     IServiceProvider services) : Grain, IJobPartitionGrain
 {
+    /// <summary>How many outcomes one persisted page holds; pages fill in order, so only the last is ever short.</summary>
+    internal const int OutcomesPageSize = 64;
+
     // A test cluster registers a fake clock; a silo that registers none uses the system's.
     private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
+    private readonly IGrainStorage _storage = services.GetRequiredKeyedService<IGrainStorage>(ClusterHostingConstants.StorageName);
     private readonly Dictionary<Guid, ActiveLease> _leases = [];
+    private readonly List<JobItemOutcome> _outcomes = [];
+    private readonly List<GrainState<OutcomesPage>> _pages = [];
+    private readonly Dictionary<string, long> _completedBySilo = new(StringComparer.Ordinal);
     private bool[] _done = [];
     private bool[] _leased = [];
     private int _doneCount;
     private int _failed;
     private int _cursor;
 
-    public override Task OnActivateAsync(CancellationToken cancellationToken)
+    public override async Task OnActivateAsync(CancellationToken cancellationToken)
     {
+        // Every page before the last is full: reading stops at the first short or missing one.
+        for (var number = 0; ; number++)
+        {
+            var page = new GrainState<OutcomesPage>(new OutcomesPage());
+            await _storage.ReadStateAsync(PageName(number), this.GetGrainId(), page).ConfigureAwait(true);
+            if (!page.RecordExists || page.State is null)
+            {
+                break;
+            }
+
+            _pages.Add(page);
+            _outcomes.AddRange(page.State.Outcomes);
+            if (page.State.Outcomes.Count < OutcomesPageSize)
+            {
+                break;
+            }
+        }
+
         Rebuild();
         ReportIfDone();
-        return Task.CompletedTask;
     }
 
     public async Task InitializeAsync(JobDefinition definition, int partition, long firstIndex, IReadOnlyList<WorkItem> workItems)
@@ -46,7 +72,7 @@ internal sealed class JobPartitionGrain(
 
     public Task<Lease?> TakeLeaseAsync(string silo, int max)
     {
-        if (items.State.Definition is not { } definition || outcomes.State.Cancelled || _doneCount == _done.Length)
+        if (items.State.Definition is not { } definition || status.State.Cancelled || _doneCount == _done.Length)
         {
             return Task.FromResult<Lease?>(null);
         }
@@ -77,7 +103,7 @@ internal sealed class JobPartitionGrain(
     {
         var now = _time.GetUtcNow();
         ExpireLeases(now);
-        if (outcomes.State.Cancelled || !_leases.TryGetValue(leaseId, out var lease))
+        if (status.State.Cancelled || !_leases.TryGetValue(leaseId, out var lease))
         {
             return Task.FromResult(false);
         }
@@ -99,7 +125,7 @@ internal sealed class JobPartitionGrain(
         }
 
         var now = _time.GetUtcNow();
-        var recorded = false;
+        var before = _outcomes.Count;
         foreach (var report in reports)
         {
             var position = report.Index - items.State.FirstIndex;
@@ -110,43 +136,73 @@ internal sealed class JobPartitionGrain(
             }
 
             var item = items.State.Items[(int)position];
-            outcomes.State.Outcomes.Add(new JobItemOutcome(item.Key, report.Index, report.Error, silo, now));
-            MarkDone((int)position, report.Error is not null);
-            recorded = true;
+            var outcome = new JobItemOutcome(item.Key, report.Index, report.Error, silo, now);
+            _outcomes.Add(outcome);
+            MarkDone(outcome);
         }
 
-        if (recorded)
+        if (_outcomes.Count > before)
         {
-            await outcomes.WriteStateAsync().ConfigureAwait(true);
+            await WritePagesFromAsync(before).ConfigureAwait(true);
             ReportIfDone();
         }
     }
 
     public Task<PartitionCounts> GetCountsAsync()
     {
-        var bySilo = outcomes.State.Outcomes.GroupBy(o => o.Silo, StringComparer.Ordinal).ToDictionary(g => g.Key, g => (long)g.Count(), StringComparer.Ordinal);
+        var bySilo = new Dictionary<string, long>(_completedBySilo, StringComparer.Ordinal);
         var leased = _leases.Values.Sum(l => l.Positions.Count(p => !_done[p]));
-        return Task.FromResult(new PartitionCounts(_done.Length, leased, _doneCount - _failed, _failed, outcomes.State.Cancelled, bySilo));
+        return Task.FromResult(new PartitionCounts(_done.Length, leased, _doneCount - _failed, _failed, status.State.Cancelled, bySilo));
     }
 
     public Task<IReadOnlyList<JobItemOutcome>> ReadOutcomesAsync(int from, int max)
     {
-        var recorded = outcomes.State.Outcomes;
+        var recorded = _outcomes;
         var start = Math.Clamp(from, 0, recorded.Count);
         return Task.FromResult<IReadOnlyList<JobItemOutcome>>(recorded.GetRange(start, Math.Min(Math.Max(0, max), recorded.Count - start)));
     }
 
     public async Task CancelAsync()
     {
-        if (outcomes.State.Cancelled)
+        if (status.State.Cancelled)
         {
             return;
         }
 
-        outcomes.State.Cancelled = true;
+        status.State.Cancelled = true;
         _leases.Clear();
-        await outcomes.WriteStateAsync().ConfigureAwait(true);
+        await status.WriteStateAsync().ConfigureAwait(true);
     }
+
+    /// <summary>
+    /// Persists the pages that hold outcomes from position <paramref name="first"/> on, in order, so a page is never on disk
+    /// before the full ones ahead of it. A failed write deactivates the partition: the outcomes it held only in memory are
+    /// forgotten with it, their items become free again, and nobody was shown them (reads wait for this call to end).
+    /// </summary>
+    private async Task WritePagesFromAsync(int first)
+    {
+        try
+        {
+            for (var number = first / OutcomesPageSize; number * OutcomesPageSize < _outcomes.Count; number++)
+            {
+                if (number == _pages.Count)
+                {
+                    _pages.Add(new GrainState<OutcomesPage>(new OutcomesPage()));
+                }
+
+                var start = number * OutcomesPageSize;
+                _pages[number].State = new OutcomesPage { Outcomes = _outcomes.GetRange(start, Math.Min(OutcomesPageSize, _outcomes.Count - start)) };
+                await _storage.WriteStateAsync(PageName(number), this.GetGrainId(), _pages[number]).ConfigureAwait(true);
+            }
+        }
+        catch
+        {
+            DeactivateOnIdle();
+            throw;
+        }
+    }
+
+    private static string PageName(int number) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"outcomes-{number}");
 
     /// <summary>Builds the in-memory view from the persisted items and outcomes: every item without an outcome is free.</summary>
     private void Rebuild()
@@ -158,17 +214,19 @@ internal sealed class JobPartitionGrain(
         _failed = 0;
         _cursor = 0;
         _leases.Clear();
-        foreach (var outcome in outcomes.State.Outcomes)
+        _completedBySilo.Clear();
+        foreach (var outcome in _outcomes)
         {
-            MarkDone((int)(outcome.Index - items.State.FirstIndex), outcome.Error is not null);
+            MarkDone(outcome);
         }
     }
 
-    private void MarkDone(int position, bool failed)
+    private void MarkDone(JobItemOutcome outcome)
     {
-        _done[position] = true;
+        _done[outcome.Index - items.State.FirstIndex] = true;
         _doneCount++;
-        _failed += failed ? 1 : 0;
+        _failed += outcome.Succeeded ? 0 : 1;
+        _completedBySilo[outcome.Silo] = _completedBySilo.GetValueOrDefault(outcome.Silo) + 1;
     }
 
     private void ExpireLeases(DateTimeOffset now)
@@ -222,13 +280,19 @@ internal sealed class JobPartitionGrain(
         [Id(3)] public List<WorkItem> Items { get; init; } = [];
     }
 
-    /// <summary>A partition's outcomes in the order they were recorded, and whether its job was cancelled.</summary>
+    /// <summary>Up to <see cref="OutcomesPageSize"/> of a partition's outcomes, in the order they were recorded.</summary>
     [GenerateSerializer]
-    [Alias("millrace.partition-outcomes")]
-    internal sealed class OutcomesRecord
+    [Alias("millrace.partition-outcomes-page")]
+    internal sealed class OutcomesPage
     {
         [Id(0)] public List<JobItemOutcome> Outcomes { get; init; } = [];
+    }
 
-        [Id(1)] public bool Cancelled { get; set; }
+    /// <summary>Whether a partition's job was cancelled.</summary>
+    [GenerateSerializer]
+    [Alias("millrace.partition-status")]
+    internal sealed class StatusRecord
+    {
+        [Id(0)] public bool Cancelled { get; set; }
     }
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -25,6 +26,9 @@ internal sealed partial class ClusterWorker(
     private readonly ClusterWorkerOptions _options = options.Value;
     private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
     private readonly SemaphoreSlim _freed = new(0);
+    private readonly HashSet<string> _dry = new(StringComparer.Ordinal);
+    private IReadOnlyList<JobDefinition>? _jobs;
+    private long _jobsReadAt;
     private int _running;
     private int _rotation;
 
@@ -83,7 +87,7 @@ internal sealed partial class ClusterWorker(
     /// <returns>Whether any lease was taken.</returns>
     private async Task<bool> LeaseWhileRoomAsync(List<Task> running, CancellationToken stoppingToken)
     {
-        var jobs = await grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().ConfigureAwait(false);
+        var jobs = await RunningJobsAsync().ConfigureAwait(false);
         var took = false;
 
         // Silos start their scan at different jobs and partitions, so they do not all ask the same partition first.
@@ -98,18 +102,30 @@ internal sealed partial class ClusterWorker(
                 continue;
             }
 
+            // A lease round trip is shared by the items it brings: with work running, wait until a lease's worth of room
+            // (half of one, at least one item) is free rather than asking for one item each time one ends.
+            var least = Volatile.Read(ref _running) == 0 ? 1 : Math.Max(1, Math.Min(job.Options.LeaseSize, _options.MaxDegreeOfParallelism) / 2);
             for (var p = 0; p < job.Partitions; p++)
             {
                 var room = _options.MaxDegreeOfParallelism - Volatile.Read(ref _running);
-                if (room <= 0)
+                if (room < least)
                 {
                     return took;
                 }
 
-                var partition = grains.GetGrain<IJobPartitionGrain>(job.PartitionKey((int)((uint)(rotation + p) % (uint)job.Partitions)));
+                var key = job.PartitionKey((int)((uint)(rotation + p) % (uint)job.Partitions));
+                if (_dry.Contains(key))
+                {
+                    continue;
+                }
+
+                var partition = grains.GetGrain<IJobPartitionGrain>(key);
                 var lease = await partition.TakeLeaseAsync(SiloName, Math.Min(room, job.Options.LeaseSize)).ConfigureAwait(false);
                 if (lease is null)
                 {
+                    // Nothing free there now; items come free again only when a lease ends unreported, so ask again after
+                    // the next poll interval rather than on every round.
+                    _dry.Add(key);
                     continue;
                 }
 
@@ -120,6 +136,20 @@ internal sealed partial class ClusterWorker(
         }
 
         return took;
+    }
+
+    /// <summary>The running jobs, read from the directory at most once per poll interval (every silo asks the one grain).</summary>
+    private async Task<IReadOnlyList<JobDefinition>> RunningJobsAsync()
+    {
+        // Real time, like the poll's wait: this bounds load, it is not a timeout a test's fake clock should drive.
+        if (_jobs is null || Stopwatch.GetElapsedTime(_jobsReadAt) >= _options.PollInterval)
+        {
+            _jobs = await grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().ConfigureAwait(false);
+            _jobsReadAt = Stopwatch.GetTimestamp();
+            _dry.Clear();
+        }
+
+        return _jobs;
     }
 
     private async Task WaitForRoomOrPollAsync(CancellationToken stoppingToken)

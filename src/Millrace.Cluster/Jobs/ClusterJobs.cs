@@ -98,7 +98,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     /// every recorded outcome was read. Outcomes come partition by partition in the order each partition recorded them.
     /// </summary>
     /// <param name="jobId">The job's name.</param>
-    /// <param name="pollInterval">How long to wait between reads when nothing new was recorded; 250 ms when <see langword="null"/>.</param>
+    /// <param name="pollInterval">How long to wait between two reads of the job; 250 ms when <see langword="null"/>.</param>
     /// <param name="cancellationToken">Stops watching (the job goes on).</param>
     /// <returns>The outcomes.</returns>
     /// <exception cref="ArgumentException">No job of that name was submitted.</exception>
@@ -156,10 +156,9 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 yield break;
             }
 
-            if (fresh.Count == 0)
-            {
-                await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
-            }
+            // Every round asks every partition, and a partition answers one call at a time: a watcher that went round
+            // without pause would hold back the silos leasing and reporting there.
+            await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
         }
     }
 

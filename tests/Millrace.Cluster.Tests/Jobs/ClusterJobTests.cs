@@ -134,8 +134,11 @@ public class ClusterJobTests
         await cluster.Jobs.SubmitAsync("resume", TestHandler.Name, Items(1_500), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(2) });
         await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 200, "some items to run");
 
+        // Outcomes are persisted in pages: what was recorded before the stop spans several, and none of it runs again.
+        var recorded = (await cluster.Jobs.GetStatusAsync("resume")).Succeeded;
         await cluster.Cluster.StopAllSilosAsync();
         var before = cluster.Behaviour.Calls.Count;
+        var callsBefore = cluster.Behaviour.Calls.Values.Sum();
         await cluster.Cluster.StartSilosAsync(2);
         await cluster.Cluster.InitializeClientAsync();
         var outcomes = await cluster.WatchToEndAsync("resume", TimeSpan.FromSeconds(120));
@@ -143,6 +146,8 @@ public class ClusterJobTests
         Assert.Equal(1_500, outcomes.Count);
         Assert.Equal(1_500, outcomes.Select(o => o.Key).Distinct().Count());
         Assert.InRange(before, 200, 1_499);
+        Assert.True(recorded > 2 * 64, $"only {recorded} outcomes were recorded before the stop");
+        Assert.True(cluster.Behaviour.Calls.Values.Sum() - callsBefore <= 1_500 - recorded, "an item recorded before the stop ran again");
         Assert.Equal(ClusterJobState.Completed, (await cluster.Jobs.GetStatusAsync("resume")).State);
     }
 
