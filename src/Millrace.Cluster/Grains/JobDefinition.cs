@@ -18,6 +18,9 @@ internal sealed record JobDefinition(string JobId, string Handler, ClusterJobOpt
     /// <summary>The key of one of its partitions' grains.</summary>
     public string PartitionKey(int partition) => PartitionKeyOf(JobId, partition);
 
+    /// <summary>Gets how many items a partition holds: <see cref="ClusterJobConstants.PartitionSize"/>, fewer in the last.</summary>
+    public int PartitionItems(int partition) => (int)Math.Min(ClusterJobConstants.PartitionSize, Total - ((long)partition * ClusterJobConstants.PartitionSize));
+
     /// <summary>The key of a partition's grain: job names may not hold <c>/</c>, so the key is unambiguous.</summary>
     public static string PartitionKeyOf(string jobId, int partition) => $"{jobId}/{partition}";
 }

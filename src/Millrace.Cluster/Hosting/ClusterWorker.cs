@@ -90,8 +90,10 @@ internal sealed partial class ClusterWorker(
         var jobs = await RunningJobsAsync().ConfigureAwait(false);
         var took = false;
 
-        // Silos start their scan at different jobs and partitions, so they do not all ask the same partition first.
-        var rotation = Interlocked.Increment(ref _rotation) + SiloName.GetHashCode(StringComparison.Ordinal);
+        // Silos take turns between jobs, and each starts its scan of a job's partitions at a place of its own and keeps it:
+        // it drains one partition before moving on, so silos seldom ask the same partition and few partitions are active.
+        var rotation = Interlocked.Increment(ref _rotation);
+        var start = SiloName.GetHashCode(StringComparison.Ordinal);
         for (var j = 0; j < jobs.Count; j++)
         {
             var job = jobs[(int)((uint)(rotation + j) % (uint)jobs.Count)];
@@ -113,7 +115,7 @@ internal sealed partial class ClusterWorker(
                     return took;
                 }
 
-                var key = job.PartitionKey((int)((uint)(rotation + p) % (uint)job.Partitions));
+                var key = job.PartitionKey((int)((uint)(start + p) % (uint)job.Partitions));
                 if (_dry.Contains(key))
                 {
                     continue;

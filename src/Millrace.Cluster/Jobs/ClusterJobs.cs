@@ -111,16 +111,29 @@ public sealed class ClusterJobs(IGrainFactory grains)
             ?? throw new ArgumentException($"No job named '{jobId}' was submitted.", nameof(jobId));
         var read = new int[definition.Partitions];
         var unreachableSince = (long?)null;
+        var quiet = true;
         while (true)
         {
-            bool ended;
+            var ended = false;
             var fresh = new List<JobItemOutcome>();
             try
             {
                 // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
-                ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
+                // It is read only after a round that brought nothing (and first): while outcomes come, the job goes on, and
+                // a status asks every partition.
+                if (quiet)
+                {
+                    ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
+                }
+
                 for (var p = 0; p < read.Length; p++)
                 {
+                    if (read[p] == definition.PartitionItems(p))
+                    {
+                        // Every outcome of that partition was read: nothing more can come from it.
+                        continue;
+                    }
+
                     var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
                     IReadOnlyList<JobItemOutcome> batch;
                     for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
@@ -156,8 +169,9 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 yield break;
             }
 
-            // Every round asks every partition, and a partition answers one call at a time: a watcher that went round
+            // Every round asks the partitions, and a partition answers one call at a time: a watcher that went round
             // without pause would hold back the silos leasing and reporting there.
+            quiet = fresh.Count == 0;
             await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
         }
     }
