@@ -5,6 +5,10 @@ using Millrace.Cluster.Jobs;
 using Orleans.Persistence.FileStorage;
 using Orleans.TestingHost;
 
+// Each test starts a cluster of silos on this machine's cores, and the shared-limit tests measure a rate over seconds:
+// one cluster at a time, so a 10,000-item job in another class does not take the cores a rate is measured on.
+[assembly: CollectionBehavior(DisableTestParallelization = true)]
+
 namespace Millrace.Cluster.Tests;
 
 /// <summary>
