@@ -8,11 +8,15 @@ namespace Millrace.Cli;
 /// The one way the tool writes an output: to a temporary file in the same folder, flushed to disk, then renamed over
 /// the target, so a reader never sees half a file and a failure leaves the old one. <c>-</c> is standard output. Only
 /// a regular file or a new path is written: a folder, device, pipe or socket is refused, never replaced. Temporary files
-/// are named <c>.NAME.PID.millrace.tmp</c>, so a later run recognizes one whose process is gone and removes it.
+/// are named <c>.NAME.PID@HOST.millrace.tmp</c>, so a later run on the same machine recognizes one whose process is gone
+/// and removes it; one of another machine's (silos writing to shared storage) is never judged from here.
 /// </summary>
 internal static partial class OutputFile
 {
     private const string TemporarySuffix = ".millrace.tmp";
+
+    /// <summary>This machine's name as it stands in a temporary file's name: letters, digits, '-' and '_' only.</summary>
+    private static readonly string ThisHost = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
 
     /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>, reporting a failure in one line.</summary>
     /// <returns><see langword="true"/> when written.</returns>
@@ -45,7 +49,7 @@ internal static partial class OutputFile
         var target = Resolve(path);
         var directory = Path.GetDirectoryName(target)!;
         RemoveAbandoned(directory, Path.GetFileName(target));
-        var temporary = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $".{Path.GetFileName(target)}.{Environment.ProcessId}{TemporarySuffix}"));
+        var temporary = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $".{Path.GetFileName(target)}.{Environment.ProcessId}@{ThisHost}{TemporarySuffix}"));
         try
         {
             await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.Asynchronous))
@@ -121,14 +125,19 @@ internal static partial class OutputFile
 
     private static bool IsAbandoned(string fileName)
     {
-        // Ours: .NAME.PID.millrace.tmp, abandoned when that process is gone. Version 0.1's: .NAME.GUID.tmp, always.
+        // Ours: .NAME.PID@HOST.millrace.tmp (before the cluster, .NAME.PID.millrace.tmp), abandoned when it is this
+        // machine's and that process is gone: a PID says nothing about another machine's processes, which may be writing
+        // it now. Version 0.1's: .NAME.GUID.tmp, always.
         if (LegacyTemporary().IsMatch(fileName))
         {
             return true;
         }
 
         var match = Temporary().Match(fileName);
-        return match.Success && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && !IsRunning(pid);
+        return match.Success
+            && (!match.Groups[2].Success || match.Groups[2].ValueSpan.SequenceEqual(ThisHost))
+            && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+            && !IsRunning(pid);
     }
 
     private static bool IsRunning(int pid)
@@ -161,7 +170,7 @@ internal static partial class OutputFile
         }
     }
 
-    [GeneratedRegex(@"^\..+\.(\d+)\.millrace\.tmp$", RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^\..+\.(\d+)(?:@([A-Za-z0-9_-]+))?\.millrace\.tmp$", RegexOptions.CultureInvariant)]
     private static partial Regex Temporary();
 
     [GeneratedRegex(@"^\..+\.[0-9a-f]{32}\.tmp$", RegexOptions.CultureInvariant)]

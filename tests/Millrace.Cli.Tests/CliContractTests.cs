@@ -198,6 +198,23 @@ public sealed class CliContractTests : IDisposable
     }
 
     [Fact]
+    public async Task TemporaryFiles_OfThisMachine_AreJudgedByProcess_AndAnotherMachinesAreLeftAlone()
+    {
+        // Silos on several machines write into one shared folder: a process number says nothing about another machine.
+        var host = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
+        var mine = Path.Combine(_temp.FullName, $".out.nbt.999999999@{host}.millrace.tmp");
+        var theirs = Path.Combine(_temp.FullName, $".out.nbt.999999999@other-{host}.millrace.tmp");
+        await File.WriteAllTextAsync(mine, "partial");
+        await File.WriteAllTextAsync(theirs, "being written elsewhere");
+
+        var run = await Run("nbt convert good.nbt out.nbt --to java");
+
+        Assert.Equal(ExitCodes.Success, run.ExitCode);
+        Assert.False(File.Exists(mine));
+        Assert.True(File.Exists(theirs));
+    }
+
+    [Fact]
     public async Task JsonErrors_CarryTheAbsoluteOffsetWithLineAndColumn()
     {
         await File.WriteAllTextAsync(Path.Combine(_temp.FullName, "multi.json"), "{\n  \"id\": 1,\n  \"name\": \"x\",\n  \"age\": ,\n}");
