@@ -79,7 +79,7 @@ internal static class BatchCommands
                 var jobName = parsed.GetValue(job) ?? string.Create(CultureInfo.InvariantCulture, $"batch-{DateTime.UtcNow:yyyyMMdd-HHmmss}-{Environment.ProcessId}");
                 var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), parsed.GetValue(cancelOnInterrupt));
                 var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)));
-                runner = (files, display, token) => ClusterBatch.RunAsync(submission, files, template, display, console, token);
+                runner = (files, display, converted, token) => ClusterBatch.RunAsync(submission, files, template, display, converted, console, token);
 #else
                 _ = gatewayText;
                 await console.Error.WriteLineAsync(ClusterCommands.NotInThisBuild);

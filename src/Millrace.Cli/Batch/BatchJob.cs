@@ -18,10 +18,11 @@ internal sealed record BatchLimits(int Parallel, int Retries, int? RatePerSecond
 /// <summary>Runs a batch's files somewhere other than this process (a cluster), reporting how each ended.</summary>
 /// <param name="files">The files, with their formats and outputs; results are indexed by position in this list.</param>
 /// <param name="display">The progress display to report to.</param>
+/// <param name="converted">Called once for each file known to be converted, as it is known (an interrupted run says how many).</param>
 /// <param name="cancellationToken">Stops the run.</param>
 /// <returns>Each file's result.</returns>
 internal delegate Task<IReadOnlyList<ItemResult<string>>> BatchRunner(
-    IReadOnlyList<(string Input, FileFormatKind Format, string Output)> files, ProgressDisplay display, CancellationToken cancellationToken);
+    IReadOnlyList<(string Input, FileFormatKind Format, string Output)> files, ProgressDisplay display, Action converted, CancellationToken cancellationToken);
 
 /// <summary>
 /// One <c>batch convert</c> run: finds the files, converts them in parallel through Millrace.Parallel, writes each output
@@ -121,7 +122,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
     /// Runs the batch through <paramref name="runner"/>, all but the files whose output collides with another's, which fail
     /// here as they would in this process.
     /// </summary>
-    private static async Task<IReadOnlyList<ItemResult<string>>> RunElsewhereAsync(BatchRunner runner, List<BatchItem> work, ProgressDisplay display, CancellationToken cancellationToken)
+    private async Task<IReadOnlyList<ItemResult<string>>> RunElsewhereAsync(BatchRunner runner, List<BatchItem> work, ProgressDisplay display, CancellationToken cancellationToken)
     {
         var sent = work.Select((item, index) => (item, index)).Where(w => w.item.CollidesWith is null).ToList();
         var results = new List<ItemResult<string>>(work.Count);
@@ -130,7 +131,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             results.Add(new ItemResult<string>(index, Result<string>.Failure(new Error("batch.collision", $"Its output {item.OutputPath} is also the output of {item.CollidesWith}; rename one of them."))));
         }
 
-        var ran = await runner([.. sent.Select(w => (w.item.Path, w.item.Format, w.item.OutputPath))], display, cancellationToken);
+        var ran = await runner([.. sent.Select(w => (w.item.Path, w.item.Format, w.item.OutputPath))], display, () => Interlocked.Increment(ref _converted), cancellationToken);
         results.AddRange(ran.Select(r => r with { Index = sent[(int)r.Index].index }));
         return results;
     }

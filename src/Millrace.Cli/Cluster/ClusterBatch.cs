@@ -23,6 +23,7 @@ internal static class ClusterBatch
         IReadOnlyList<(string Input, FileFormatKind Format, string Output)> files,
         ConvertPayload template,
         ProgressDisplay display,
+        Action converted,
         CliConsole console,
         CancellationToken cancellationToken)
     {
@@ -36,7 +37,7 @@ internal static class ClusterBatch
         await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
         try
         {
-            return await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, cancellationToken));
+            return await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, cancellationToken));
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -54,7 +55,7 @@ internal static class ClusterBatch
         }
     }
 
-    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(ClusterJobs jobs, string jobId, int total, ProgressDisplay display, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, CancellationToken cancellationToken)
     {
         var results = new List<ItemResult<string>>(total);
         var clock = Stopwatch.StartNew();
@@ -63,6 +64,11 @@ internal static class ClusterBatch
         await foreach (var outcome in jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(100), cancellationToken))
         {
             failed += outcome.Succeeded ? 0 : 1;
+            if (outcome.Succeeded)
+            {
+                converted();
+            }
+
             results.Add(new ItemResult<string>(
                 outcome.Index,
                 outcome.Error is { } error ? Result<string>.Failure(error) : Result<string>.Success(outcome.Key)));

@@ -75,7 +75,7 @@ internal sealed partial class ClusterWorker(
         }
         catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
         {
-            // The silo is stopping: items in flight are cancelled, their leases expire and go to other silos.
+            // The silo is stopping: items in flight are cancelled, and each lease reports them unfinished, so they are free again.
         }
         finally
         {
