@@ -104,6 +104,12 @@ internal sealed class HandlerBehaviour
 
     /// <summary>Awaited before each item's work: a test holds items running with it.</summary>
     public Task Gate { get; set; } = Task.CompletedTask;
+
+    /// <summary>The handler's own retry decision, when a test sets one.</summary>
+    public Func<Exception, bool>? Retry { get; set; }
+
+    /// <summary>The handler's own description of a failure, when a test sets one.</summary>
+    public Func<Exception, Error?>? Describe { get; set; }
 }
 
 /// <summary>The handler every test silo registers: counts its calls, waits, and fails as the behaviour says.</summary>
@@ -130,6 +136,10 @@ internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails 
             throw exception;
         }
     }
+
+    public bool ShouldRetry(Exception exception) => behaviour.Retry?.Invoke(exception) ?? exception is not MillraceException;
+
+    public Error? DescribeFailure(Exception exception) => behaviour.Describe?.Invoke(exception);
 }
 
 /// <summary>A handler that always fails: registered on chosen silos only, it makes their calls, and only theirs, fail.</summary>

@@ -26,7 +26,7 @@ internal static class BatchCommands
         var parallel = CliOptions.WholeNumber("--parallel", "Files converted at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
         var retries = CliOptions.WholeNumber("--retries", "Retries of a file whose read or write failed with an I/O error.", 0, 100, () => 0);
         var quiet = new Option<bool>("--quiet", "-q") { Description = "Leave out the line per skipped file; the summary and failures are still printed." };
-        var rate = new Option<string?>("--rate") { Description = "At most this many files started per second, as R/s or R." };
+        var rate = new Option<string?>("--rate") { Description = "At most this many files started per second, as R/s or R; with --cluster, over all the silos together." };
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
         var dictionary = Compact.CompactCommands.DictionaryOption();
@@ -77,7 +77,14 @@ internal static class BatchCommands
                 }
 
                 var jobName = parsed.GetValue(job) ?? string.Create(CultureInfo.InvariantCulture, $"batch-{DateTime.UtcNow:yyyyMMdd-HHmmss}-{Environment.ProcessId}");
-                var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), parsed.GetValue(cancelOnInterrupt));
+                if (parsed.GetResult(parallel) is { Implicit: false })
+                {
+                    // Each silo runs as many files at once as it was started with: one number here could not mean that.
+                    await console.Error.WriteLineAsync("millrace: --parallel does not go with --cluster: each silo sets its own ('millrace cluster silo --parallel N').");
+                    return ExitCodes.Usage;
+                }
+
+                var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(cancelOnInterrupt));
                 var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)));
                 runner = (files, display, converted, token) => ClusterBatch.RunAsync(submission, files, template, display, converted, console, token);
 #else

@@ -145,7 +145,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             MaxRetryAttempts = limits.Retries,
             BackoffType = BackoffType.ExponentialJitter,
             Delay = TimeSpan.FromMilliseconds(50),
-            ShouldHandle = static exception => exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException),
+            ShouldHandle = FileConversion.IsTransient,
         },
         RateLimit = limits.RatePerSecond is { } permits ? new RateLimitOptions { PermitsPerPeriod = permits } : null,
         Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = display.Report },

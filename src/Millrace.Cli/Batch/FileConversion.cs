@@ -5,6 +5,13 @@ namespace Millrace.Cli.Batch;
 /// <summary>One file converted to another, the output written atomically: what a batch does per file, in this process or on a silo.</summary>
 internal static class FileConversion
 {
+    /// <summary>
+    /// Whether a failed conversion is worth another try: an I/O failure that may pass (a busy or briefly unreachable
+    /// file), not a missing input or folder, nor an output the tool refuses; bad data fails the same way every time.
+    /// </summary>
+    public static bool IsTransient(Exception exception) =>
+        exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException);
+
     /// <summary>Reads <paramref name="input"/>, converts it, and writes <paramref name="output"/> (its folder created).</summary>
     /// <exception cref="MillraceException">The input is bad; the error is located in it.</exception>
     /// <exception cref="IOException">A read or write failed.</exception>

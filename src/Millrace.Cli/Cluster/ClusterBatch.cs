@@ -33,7 +33,13 @@ internal static class ClusterBatch
             i.ToString(CultureInfo.InvariantCulture),
             (template with { Input = f.Input, Output = f.Output, From = f.Format }).ToJson()));
         // Files convert in milliseconds: a dead silo's files wait 10 s for other silos, not the default 30.
-        var options = new ClusterJobOptions { MaxRetryAttempts = submission.Retries, RetryDelay = TimeSpan.FromMilliseconds(50), LeaseTimeout = TimeSpan.FromSeconds(10) };
+        var options = new ClusterJobOptions
+        {
+            MaxRetryAttempts = submission.Retries,
+            RetryDelay = TimeSpan.FromMilliseconds(50),
+            LeaseTimeout = TimeSpan.FromSeconds(10),
+            RateLimit = submission.RatePerSecond is { } permits ? new ClusterRateLimitOptions { Name = submission.JobName, PermitsPerPeriod = permits } : null,
+        };
         await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
         try
         {
@@ -96,6 +102,7 @@ internal static class ClusterBatch
 /// <param name="ClusterText">The <c>--cluster</c> value, to repeat in messages.</param>
 /// <param name="JobName">The job's name: the same name re-attaches to the same batch.</param>
 /// <param name="Retries">Retries of a failed file, on the silo that runs it.</param>
+/// <param name="RatePerSecond">Files started per second over every silo together (a cluster-wide rate limit named after the job), if limited.</param>
 /// <param name="CancelOnInterrupt">Whether Ctrl+C cancels the job rather than detaching from it.</param>
-internal sealed record ClusterSubmission(ClusterAddress Cluster, string ClusterText, string JobName, int Retries, bool CancelOnInterrupt);
+internal sealed record ClusterSubmission(ClusterAddress Cluster, string ClusterText, string JobName, int Retries, int? RatePerSecond, bool CancelOnInterrupt);
 #endif

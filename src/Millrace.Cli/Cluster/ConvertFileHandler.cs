@@ -59,5 +59,11 @@ internal sealed class ConvertFileHandler(CliConsole console) : IWorkItemHandler
         };
         await FileConversion.ConvertAsync(payload.Input, payload.From, payload.Output, settings, console, cancellationToken);
     }
+
+    /// <summary>Retries what a batch in one process retries, so <c>--retries</c> means the same with or without <c>--cluster</c>.</summary>
+    public bool ShouldRetry(Exception exception) => FileConversion.IsTransient(exception);
+
+    /// <summary>Records a failure as a batch in one process reports it, so the failure lines are the same.</summary>
+    public Error? DescribeFailure(Exception exception) => CliErrors.From(exception);
 }
 #endif

@@ -170,10 +170,10 @@ internal sealed partial class ClusterWorker(
         try
         {
             await foreach (var result in lease.Items.SelectParallelResultsStreamAsync(
-                (item, ct) => attempt(item.Item, ct), job.Options.ToParallelOptions(lease.Items.Count, job.JobId), leaseEnd.Token).ConfigureAwait(false))
+                (item, ct) => attempt(item.Item, ct), job.Options.ToParallelOptions(lease.Items.Count, job.JobId, handler), leaseEnd.Token).ConfigureAwait(false))
             {
                 var index = lease.Items[(int)result.Index].Index;
-                reports.Add(new ItemReport(index, result.IsSuccess ? null : ClusterErrors.ForItem(result.Result.Error, index)));
+                reports.Add(new ItemReport(index, result.IsSuccess ? null : ClusterErrors.ForItem(result.Result.Error, index, handler)));
 
                 // Each item frees its room as it ends, so one slow item does not hold its lease's siblings' room.
                 unfinished--;

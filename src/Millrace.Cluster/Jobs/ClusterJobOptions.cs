@@ -105,10 +105,11 @@ public sealed record ClusterJobOptions
     /// </summary>
     /// <param name="items">The lease's item count.</param>
     /// <param name="jobId">The job's name: the operation name Millrace.Parallel tags its instruments with, on every silo.</param>
-    internal ParallelOperatorOptions ToParallelOptions(int items, string jobId) => new()
+    /// <param name="handler">The job's handler on this silo, which decides which failures are retried.</param>
+    internal ParallelOperatorOptions ToParallelOptions(int items, string jobId, IWorkItemHandler handler) => new()
     {
         MaxDegreeOfParallelism = Math.Max(1, items),
         OperationName = jobId,
-        Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType },
+        Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType, ShouldHandle = handler.ShouldRetry },
     };
 }

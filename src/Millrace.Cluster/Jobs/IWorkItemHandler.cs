@@ -13,4 +13,22 @@ public interface IWorkItemHandler
     /// <param name="cancellationToken">Cancelled when the attempt times out, the job is cancelled or the silo stops.</param>
     /// <returns>A task that completes when the item is done.</returns>
     ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Decides whether a failed attempt is worth another, within the job's <see cref="ClusterJobOptions.MaxRetryAttempts"/>.
+    /// By default every failure is retried but a <see cref="MillraceException"/>, whose located error is in the data and
+    /// would only fail again.
+    /// </summary>
+    /// <param name="exception">What the attempt threw.</param>
+    /// <returns><see langword="true"/> to retry.</returns>
+    bool ShouldRetry(Exception exception) => exception is not MillraceException;
+
+    /// <summary>
+    /// Describes a failure in the terms the item's submitter knows, as the error recorded for the item. By default
+    /// (<see langword="null"/>) a <see cref="MillraceException"/> keeps its located error and any other exception is
+    /// recorded by its type and message.
+    /// </summary>
+    /// <param name="exception">What the item's last attempt threw.</param>
+    /// <returns>The error to record, or <see langword="null"/> for the default.</returns>
+    Error? DescribeFailure(Exception exception) => null;
 }

@@ -100,9 +100,34 @@ public class ClusterJobTests
         var plain = outcomes["item-7"].Error!;
         Assert.Equal((ClusterErrorCodes.ItemFailed, "InvalidOperationException: no such file", 7L), (plain.Code, plain.Message, plain.ItemIndex!.Value));
         Assert.Equal(18, outcomes.Values.Count(o => o.Succeeded));
-        Assert.Equal(2, cluster.Behaviour.Calls["item-3"]);
+
+        // A located error is in the data and would only fail again: not retried. Anything else is.
+        Assert.Equal(1, cluster.Behaviour.Calls["item-3"]);
+        Assert.Equal(2, cluster.Behaviour.Calls["item-7"]);
         Assert.Equal(1, cluster.Behaviour.Calls["item-4"]);
         Assert.Equal(2, (await cluster.Jobs.GetStatusAsync("failures")).Failed);
+    }
+
+    [Fact]
+    public async Task Handler_DecidesWhatIsRetried_AndHowAFailureIsRecorded()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        cluster.Behaviour.Fail = item => item.Key switch
+        {
+            "item-1" => new IOException("the share is busy"),
+            "item-2" => new FileNotFoundException("no such file: a.nbt"),
+            _ => null,
+        };
+        cluster.Behaviour.Retry = exception => exception is IOException and not FileNotFoundException;
+        cluster.Behaviour.Describe = exception => exception is IOException ? new Error("io", exception.Message) : null;
+        await cluster.Jobs.SubmitAsync("handled", TestHandler.Name, Items(4), new ClusterJobOptions { MaxRetryAttempts = 2, RetryDelay = TimeSpan.Zero });
+
+        var outcomes = (await cluster.WatchToEndAsync("handled")).ToDictionary(o => o.Key);
+
+        Assert.Equal((3, 1), (cluster.Behaviour.Calls["item-1"], cluster.Behaviour.Calls["item-2"]));
+        Assert.Equal(("io", "the share is busy", 1L), (outcomes["item-1"].Error!.Code, outcomes["item-1"].Error!.Message, outcomes["item-1"].Error!.ItemIndex!.Value));
+        Assert.Equal(("io", "no such file: a.nbt"), (outcomes["item-2"].Error!.Code, outcomes["item-2"].Error!.Message));
+        Assert.True(outcomes["item-0"].Succeeded && outcomes["item-3"].Succeeded);
     }
 
     [Fact]
@@ -129,7 +154,7 @@ public class ClusterJobTests
     [Fact]
     public async Task EverySiloRestarted_TheJobResumesWhereItWas()
     {
-        await using var cluster = await ClusterFixture.StartAsync(silos: 2, parallelism: 4);
+        await using var cluster = await ClusterFixture.StartAsync(silos: 3, parallelism: 4);
         cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(5);
         await cluster.Jobs.SubmitAsync("resume", TestHandler.Name, Items(1_500), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(2) });
         await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 200, "some items to run");
@@ -139,7 +164,7 @@ public class ClusterJobTests
         await cluster.Cluster.StopAllSilosAsync();
         var before = cluster.Behaviour.Calls.Count;
         var callsBefore = cluster.Behaviour.Calls.Values.Sum();
-        await cluster.Cluster.StartSilosAsync(2);
+        await cluster.Cluster.StartSilosAsync(3);
         await cluster.Cluster.InitializeClientAsync();
         var outcomes = await cluster.WatchToEndAsync("resume", TimeSpan.FromSeconds(120));
 

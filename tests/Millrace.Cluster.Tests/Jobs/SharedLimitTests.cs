@@ -14,16 +14,18 @@ public class SharedLimitTests
         cluster.Behaviour.Delay = TimeSpan.Zero;
         const int PerSecond = 400;
         var options = new ClusterJobOptions { RateLimit = new ClusterRateLimitOptions { Name = "api", PermitsPerPeriod = PerSecond } };
-        await cluster.Jobs.SubmitAsync("rated", TestHandler.Name, Items("r", 2_800), options);
+        // 12 seconds of calls: long enough that a stall of the machine early in the run (JIT, grain activations on two
+        // busy cores: half a second at half the rate was seen) is not mistaken for a limiter that gives too little.
+        await cluster.Jobs.SubmitAsync("rated", TestHandler.Name, Items("r", 4_800), options);
         await cluster.WatchToEndAsync("rated");
 
-        // Never over: every 5-second window that starts in the run's first second and ends inside it holds at most 110% of
-        // the limit's calls (the bucket's tenth of a second and the permits waiting at silos included).
+        // Never over: every 5-second window that starts at a call and ends inside the run holds at most 110% of the
+        // limit's calls (the bucket's tenth of a second and the permits waiting at silos included).
         var times = cluster.Behaviour.CallTimes.Order().ToArray();
         var frequency = (double)TimeProvider.System.TimestampFrequency;
         var window = (long)(5 * frequency);
         var counts = new List<int>();
-        for (var i = 0; i < times.Length && times[i] - times[0] <= frequency && times[i] + window <= times[^1]; i++)
+        for (var i = 0; i < times.Length && times[i] + window <= times[^1]; i++)
         {
             var end = Array.BinarySearch(times, times[i] + window);
             counts.Add((end < 0 ? ~end : end) - i);
