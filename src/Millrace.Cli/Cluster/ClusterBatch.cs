@@ -43,7 +43,16 @@ internal static class ClusterBatch
         await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
         try
         {
-            return await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, cancellationToken));
+            var bySilo = new Dictionary<string, int>(StringComparer.Ordinal);
+            var clock = Stopwatch.StartNew();
+            var results = await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, bySilo, cancellationToken));
+            await using var output = console.CreateTextOutput();
+            foreach (var (silo, count) in bySilo.OrderBy(s => s.Key, StringComparer.Ordinal))
+            {
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {silo}: {count} files, {count / Math.Max(clock.Elapsed.TotalSeconds, 0.001):0.0} files/s"));
+            }
+
+            return results;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -61,7 +70,8 @@ internal static class ClusterBatch
         }
     }
 
-    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(
+        ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, Dictionary<string, int> bySilo, CancellationToken cancellationToken)
     {
         var results = new List<ItemResult<string>>(total);
         var clock = Stopwatch.StartNew();
@@ -70,6 +80,7 @@ internal static class ClusterBatch
         await foreach (var outcome in jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(100), cancellationToken))
         {
             failed += outcome.Succeeded ? 0 : 1;
+            bySilo[outcome.Silo] = bySilo.GetValueOrDefault(outcome.Silo) + 1;
             if (outcome.Succeeded)
             {
                 converted();

@@ -66,7 +66,7 @@ internal static class ClusterCommands
 
     private static Command Silo(CliConsole console)
     {
-        var port = CliOptions.WholeNumber("--port", "The silo port; default 11111 when free (this silo is then the primary), else a free one.", 1, 65535, () => 0);
+        var port = CliOptions.WholeNumber("--port", "The silo port; default 11111 when free, else a free one. Without --redis the silo on 11111 is the primary the others join, so start it first.", 1, 65535, () => 0);
         var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default 30000 for the primary, else a free one.", 1, 65535, () => 0);
         var parallel = CliOptions.WholeNumber("--parallel", "Items this silo runs at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
         var storage = new Option<string?>("--storage") { Description = "Without --redis: the folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };

@@ -35,6 +35,14 @@ internal interface IJobGrain : IGrainWithStringKey
     [Alias("partition-done")]
     [OneWay]
     Task PartitionDoneAsync(int partition);
+
+    /// <summary>
+    /// A partition of a <see cref="Parallel.ErrorMode.FailFast"/> job recorded a failure: the job stops leasing and ends
+    /// <see cref="Jobs.ClusterJobState.Failed"/>. One-way, like <see cref="PartitionDoneAsync"/>.
+    /// </summary>
+    [Alias("item-failed")]
+    [OneWay]
+    Task ItemFailedAsync();
 }
 
 /// <summary>Where silos find the jobs that have work: the running jobs' definitions, in one grain.</summary>

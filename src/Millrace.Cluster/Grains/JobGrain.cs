@@ -64,19 +64,9 @@ internal sealed class JobGrain(
         return new ClusterJobStatus(definition.JobId, definition.Handler, record.State.State, definition.Total, counts.Sum(c => (long)c.Leased), succeeded, failed, bySilo);
     }
 
-    public async Task CancelAsync()
-    {
-        if (record.State.Definition is not { } definition || record.State.State is ClusterJobState.Completed or ClusterJobState.Cancelled)
-        {
-            return;
-        }
+    public Task CancelAsync() => StopAsync(ClusterJobState.Cancelled);
 
-        record.State = record.State with { State = ClusterJobState.Cancelled };
-        await record.WriteStateAsync().ConfigureAwait(true);
-        await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
-            .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).CancelAsync())).ConfigureAwait(true);
-        await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
-    }
+    public Task ItemFailedAsync() => StopAsync(ClusterJobState.Failed);
 
     public async Task PartitionDoneAsync(int partition)
     {
@@ -98,6 +88,21 @@ internal sealed class JobGrain(
         }
 
         await record.WriteStateAsync().ConfigureAwait(true);
+    }
+
+    /// <summary>Ends a running job before every item has an outcome: no partition leases any more; recorded outcomes stay.</summary>
+    private async Task StopAsync(ClusterJobState state)
+    {
+        if (record.State.Definition is not { } definition || record.State.State is not (ClusterJobState.Running or ClusterJobState.Unknown))
+        {
+            return;
+        }
+
+        record.State = record.State with { State = state };
+        await record.WriteStateAsync().ConfigureAwait(true);
+        await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
+            .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).CancelAsync())).ConfigureAwait(true);
+        await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
     }
 
     private async Task CompleteAsync(JobDefinition definition)

@@ -55,7 +55,7 @@ internal sealed class JobPartitionGrain(
         }
 
         Rebuild();
-        ReportIfDone();
+        ReportToJob();
     }
 
     public async Task InitializeAsync(JobDefinition definition, int partition, long firstIndex, IReadOnlyList<WorkItem> workItems)
@@ -144,7 +144,7 @@ internal sealed class JobPartitionGrain(
         if (_outcomes.Count > before)
         {
             await WritePagesFromAsync(before).ConfigureAwait(true);
-            ReportIfDone();
+            ReportToJob();
         }
     }
 
@@ -256,9 +256,24 @@ internal sealed class JobPartitionGrain(
         }
     }
 
-    private void ReportIfDone()
+    /// <summary>
+    /// Tells the job when this partition holds every outcome, and, in a <see cref="Parallel.ErrorMode.FailFast"/> job, when
+    /// it holds a failure (which stops the job). Both are one-way and may be lost with a silo: they are sent again after
+    /// every recording and activation, and the job takes each once.
+    /// </summary>
+    private void ReportToJob()
     {
-        if (items.State.Definition is { } definition && _done.Length > 0 && _doneCount == _done.Length)
+        if (items.State.Definition is not { } definition)
+        {
+            return;
+        }
+
+        if (definition.Options.ErrorMode == Parallel.ErrorMode.FailFast && _failed > 0 && !status.State.Cancelled)
+        {
+            grains.GetGrain<IJobGrain>(definition.JobId).ItemFailedAsync().Ignore();
+        }
+
+        if (_done.Length > 0 && _doneCount == _done.Length)
         {
             grains.GetGrain<IJobGrain>(definition.JobId).PartitionDoneAsync(items.State.Partition).Ignore();
         }

@@ -56,6 +56,17 @@ public sealed record ClusterJobOptions
     [Id(7)]
     public ClusterCircuitBreakerOptions? CircuitBreaker { get; init; }
 
+    /// <summary>
+    /// Gets what the job does when an item fails after its retries. <see cref="ErrorMode.FailFast"/>: the first failure
+    /// recorded stops the job; no item is leased after it, items running are cancelled at their lease's next renewal (a
+    /// third of <see cref="LeaseTimeout"/>), and the job ends <see cref="ClusterJobState.Failed"/> with the outcomes
+    /// recorded so far. <see cref="ErrorMode.CollectAndContinue"/> and <see cref="ErrorMode.BestEffort"/> both record each
+    /// failure and go on: a job throws nothing at its end, its outcomes are its report.
+    /// </summary>
+    /// <value>Default <see cref="ErrorMode.CollectAndContinue"/>.</value>
+    [Id(8)]
+    public ErrorMode ErrorMode { get; init; } = ErrorMode.CollectAndContinue;
+
     /// <summary>Checks every option and reports all the problems at once.</summary>
     /// <exception cref="ArgumentException">One or more options are invalid; the message lists each.</exception>
     public void Validate()
@@ -89,6 +100,11 @@ public sealed record ClusterJobOptions
         if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
             problems.Add($"PerAttemptTimeout is {timeout}; it must be positive.");
+        }
+
+        if (!Enum.IsDefined(ErrorMode))
+        {
+            problems.Add($"ErrorMode is {(int)ErrorMode}, which is not an ErrorMode.");
         }
 
         RateLimit?.Validate(problems);

@@ -16,4 +16,10 @@ public enum ClusterJobState
 
     /// <summary>Cancelled before every item had an outcome: no item is leased any more; the outcomes recorded are kept.</summary>
     Cancelled,
+
+    /// <summary>
+    /// Stopped by its first failure (<see cref="Parallel.ErrorMode.FailFast"/>): no item is leased any more; the outcomes
+    /// recorded are kept.
+    /// </summary>
+    Failed,
 }

@@ -94,7 +94,8 @@ public sealed class ClusterJobs(IGrainFactory grains)
     }
 
     /// <summary>
-    /// Streams a job's outcomes as they are recorded, each once, and ends when the job has completed or was cancelled and
+    /// Streams a job's outcomes as they are recorded, each once, and ends when the job has completed, was cancelled or
+    /// stopped at its first failure, and
     /// every recorded outcome was read. Outcomes come partition by partition in the order each partition recorded them.
     /// </summary>
     /// <param name="jobId">The job's name.</param>
@@ -123,7 +124,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 // a status asks every partition.
                 if (quiet)
                 {
-                    ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled;
+                    ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled or ClusterJobState.Failed;
                 }
 
                 for (var p = 0; p < read.Length; p++)

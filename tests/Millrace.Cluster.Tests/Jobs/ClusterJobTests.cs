@@ -109,6 +109,26 @@ public class ClusterJobTests
     }
 
     [Fact]
+    public async Task FailFast_FirstFailureStopsTheJob_AndKeepsWhatWasRecorded()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2, parallelism: 2);
+        cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(5);
+        cluster.Behaviour.Fail = item => item.Key == "item-20" ? new InvalidOperationException("the service said no") : null;
+        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, MaxRetryAttempts = 0, LeaseSize = 2, LeaseTimeout = TimeSpan.FromSeconds(3) };
+        await cluster.Jobs.SubmitAsync("fail-fast", TestHandler.Name, Items(1_000), options);
+
+        var outcomes = await cluster.WatchToEndAsync("fail-fast");
+
+        var status = await cluster.Jobs.GetStatusAsync("fail-fast");
+        Assert.Equal(ClusterJobState.Failed, status.State);
+        Assert.Contains(outcomes, o => o.Key == "item-20" && !o.Succeeded);
+        Assert.True(outcomes.Count < 1_000, $"{outcomes.Count} outcomes: the job did not stop");
+        var calls = cluster.Behaviour.Calls.Count;
+        await Task.Delay(300);
+        Assert.Equal(calls, cluster.Behaviour.Calls.Count);
+    }
+
+    [Fact]
     public async Task Handler_DecidesWhatIsRetried_AndHowAFailureIsRecorded()
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);

@@ -14,8 +14,7 @@ public class SharedLimitTests
         cluster.Behaviour.Delay = TimeSpan.Zero;
         const int PerSecond = 400;
         var options = new ClusterJobOptions { RateLimit = new ClusterRateLimitOptions { Name = "api", PermitsPerPeriod = PerSecond } };
-        // 12 seconds of calls: long enough that a stall of the machine early in the run (JIT, grain activations on two
-        // busy cores: half a second at half the rate was seen) is not mistaken for a limiter that gives too little.
+        // 12 seconds of calls: 5-second windows starting anywhere in the first 7.
         await cluster.Jobs.SubmitAsync("rated", TestHandler.Name, Items("r", 4_800), options);
         await cluster.WatchToEndAsync("rated");
 
