@@ -230,13 +230,14 @@ internal static class SiloProcess
         await host.StopAsync();
     }
 
-    /// <summary>One job on a fresh cluster of silo processes: the time from submission to the last outcome read.</summary>
     /// <summary>Runtime settings for processes that outnumber the cores: no spinning before a worker thread sleeps, no tiered PGO.</summary>
     public static readonly IReadOnlyDictionary<string, string> CrowdedCores = new Dictionary<string, string>
     {
         ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0",
         ["DOTNET_TieredPGO"] = "0",
     };
+
+    /// <summary>One job on a fresh cluster of silo processes, after a warm-up job: the time from submission to the last outcome's recording.</summary>
 
     public static async Task<TimeSpan> RunJobAsync(int silos, int parallelism, int items, TimeSpan delay, IReadOnlyDictionary<string, string>? environment = null)
     {

@@ -45,6 +45,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
                 o.MaxDegreeOfParallelism = parallelism;
                 o.PollInterval = TimeSpan.FromMilliseconds(20);
             });
+            silo.AddMillraceWorker<JudgingHandler>(JudgingHandler.Name);
         });
         Cluster = builder.Build();
     }
@@ -147,10 +148,20 @@ internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails 
             throw exception;
         }
     }
+}
 
-    public bool ShouldRetry(Exception exception) => behaviour.Retry?.Invoke(exception) ?? exception is not MillraceException;
+/// <summary>The test handler with its own retry decision and failure description (<see cref="HandlerBehaviour.Retry"/>, <see cref="HandlerBehaviour.Describe"/>).</summary>
+internal sealed class JudgingHandler(HandlerBehaviour behaviour, ILocalSiloDetails silo) : IWorkItemHandler
+{
+    public const string Name = "judging";
 
-    public Error? DescribeFailure(Exception exception) => behaviour.Describe?.Invoke(exception);
+    private readonly TestHandler _inner = new(behaviour, silo);
+
+    public ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken) => _inner.HandleAsync(item, cancellationToken);
+
+    public bool ShouldRetry(Exception exception) => behaviour.Retry!(exception);
+
+    public Error? DescribeFailure(Exception exception) => behaviour.Describe!(exception);
 }
 
 /// <summary>A handler that always fails: registered on chosen silos only, it makes their calls, and only theirs, fail.</summary>

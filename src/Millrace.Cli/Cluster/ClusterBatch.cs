@@ -43,13 +43,12 @@ internal static class ClusterBatch
         await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
         try
         {
-            var bySilo = new Dictionary<string, int>(StringComparer.Ordinal);
-            var clock = Stopwatch.StartNew();
+            var bySilo = new Dictionary<string, SiloThroughput>(StringComparer.Ordinal);
             var results = await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, bySilo, cancellationToken));
             await using var output = console.CreateTextOutput();
-            foreach (var (silo, count) in bySilo.OrderBy(s => s.Key, StringComparer.Ordinal))
+            foreach (var (silo, throughput) in bySilo.OrderBy(s => s.Key, StringComparer.Ordinal))
             {
-                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {silo}: {count} files, {count / Math.Max(clock.Elapsed.TotalSeconds, 0.001):0.0} files/s"));
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {silo}: {throughput.Converted} files converted, {throughput.PerSecond:0.0} files/s"));
             }
 
             return results;
@@ -71,7 +70,7 @@ internal static class ClusterBatch
     }
 
     private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(
-        ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, Dictionary<string, int> bySilo, CancellationToken cancellationToken)
+        ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, Dictionary<string, SiloThroughput> bySilo, CancellationToken cancellationToken)
     {
         var results = new List<ItemResult<string>>(total);
         var clock = Stopwatch.StartNew();
@@ -80,10 +79,10 @@ internal static class ClusterBatch
         await foreach (var outcome in jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(100), cancellationToken))
         {
             failed += outcome.Succeeded ? 0 : 1;
-            bySilo[outcome.Silo] = bySilo.GetValueOrDefault(outcome.Silo) + 1;
             if (outcome.Succeeded)
             {
                 converted();
+                bySilo[outcome.Silo] = bySilo.GetValueOrDefault(outcome.Silo).Add(outcome.CompletedAt);
             }
 
             results.Add(new ItemResult<string>(
@@ -106,6 +105,17 @@ internal static class ClusterBatch
         TimeSpan? remaining = rate > 0 ? TimeSpan.FromSeconds((total - done) / rate) : null;
         return new ParallelProgress(done, done - failed, failed, 0, total, elapsed, rate, remaining, isFinal);
     }
+}
+
+/// <summary>
+/// One silo's share of a batch: the files it converted and its rate between its first and last, by the recording times
+/// (a re-attached batch counts what was converted before it too, at the rate it was converted then).
+/// </summary>
+internal readonly record struct SiloThroughput(int Converted, DateTimeOffset First, DateTimeOffset Last)
+{
+    public double PerSecond => Converted / Math.Max((Last - First).TotalSeconds, 1.0);
+
+    public SiloThroughput Add(DateTimeOffset at) => Converted == 0 ? new(1, at, at) : new(Converted + 1, at < First ? at : First, at > Last ? at : Last);
 }
 
 /// <summary>Where and how <c>batch convert --cluster</c> submits its job.</summary>

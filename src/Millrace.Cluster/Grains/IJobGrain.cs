@@ -53,7 +53,7 @@ internal interface IJobDirectoryGrain : IGrainWithIntegerKey
     [Alias("add")]
     Task AddAsync(JobDefinition definition);
 
-    /// <summary>Removes a job that completed or was cancelled.</summary>
+    /// <summary>Removes a job that ended: completed, cancelled or failed.</summary>
     [Alias("remove")]
     Task RemoveAsync(string jobId);
 
@@ -92,7 +92,7 @@ internal interface IJobPartitionGrain : IGrainWithStringKey
     [Alias("outcomes")]
     Task<IReadOnlyList<Jobs.JobItemOutcome>> ReadOutcomesAsync(int from, int max);
 
-    /// <summary>Stops leasing; leases in flight fail to renew.</summary>
+    /// <summary>Stops leasing and recording: leases in flight fail to renew, and their reports are not recorded.</summary>
     [Alias("cancel")]
     Task CancelAsync();
 }

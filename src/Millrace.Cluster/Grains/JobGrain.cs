@@ -1,5 +1,6 @@
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
+using Millrace.Parallel;
 
 namespace Millrace.Cluster.Grains;
 
@@ -90,7 +91,12 @@ internal sealed class JobGrain(
         await record.WriteStateAsync().ConfigureAwait(true);
     }
 
-    /// <summary>Ends a running job before every item has an outcome: no partition leases any more; recorded outcomes stay.</summary>
+    /// <summary>
+    /// Ends a running job before every item has an outcome: no partition leases or records any more; recorded outcomes
+    /// stay. The partitions stop first and the state is written last, so a watcher that sees the job ended reads every
+    /// outcome it will ever have, and a stop cut short (a partition's silo down) leaves the job running, to be stopped by
+    /// the next cancel or failure report.
+    /// </summary>
     private async Task StopAsync(ClusterJobState state)
     {
         if (record.State.Definition is not { } definition || record.State.State is not (ClusterJobState.Running or ClusterJobState.Unknown))
@@ -98,16 +104,20 @@ internal sealed class JobGrain(
             return;
         }
 
-        record.State = record.State with { State = state };
-        await record.WriteStateAsync().ConfigureAwait(true);
         await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
             .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).CancelAsync())).ConfigureAwait(true);
+        record.State = record.State with { State = state };
+        await record.WriteStateAsync().ConfigureAwait(true);
         await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
     }
 
     private async Task CompleteAsync(JobDefinition definition)
     {
-        record.State = record.State with { State = ClusterJobState.Completed };
+        // A fail-fast job whose last outcomes hold its first failure ends Failed, whichever report came first.
+        var failed = definition.Options.ErrorMode == ErrorMode.FailFast
+            && (await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
+                .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).GetCountsAsync())).ConfigureAwait(true)).Any(c => c.Failed > 0);
+        record.State = record.State with { State = failed ? ClusterJobState.Failed : ClusterJobState.Completed };
         await record.WriteStateAsync().ConfigureAwait(true);
         await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
     }

@@ -114,8 +114,10 @@ internal sealed class JobPartitionGrain(
 
     public async Task CompleteAsync(Guid leaseId, string silo, IReadOnlyList<ItemReport> reports)
     {
-        if (items.State.Definition is null)
+        if (items.State.Definition is null || status.State.Cancelled)
         {
+            // A stopped job records nothing more: a watcher that saw it end has read every outcome it has.
+            _leases.Remove(leaseId);
             return;
         }
 

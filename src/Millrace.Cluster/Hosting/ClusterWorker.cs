@@ -92,8 +92,8 @@ internal sealed partial class ClusterWorker(
 
         // Silos take turns between jobs, and each starts its scan of a job's partitions at a place of its own and keeps it:
         // it drains one partition before moving on, so silos seldom ask the same partition and few partitions are active.
-        var rotation = Interlocked.Increment(ref _rotation);
         var start = SiloName.GetHashCode(StringComparison.Ordinal);
+        var rotation = Interlocked.Increment(ref _rotation) + start;
         for (var j = 0; j < jobs.Count; j++)
         {
             var job = jobs[(int)((uint)(rotation + j) % (uint)jobs.Count)];
@@ -112,7 +112,8 @@ internal sealed partial class ClusterWorker(
                 var room = _options.MaxDegreeOfParallelism - Volatile.Read(ref _running);
                 if (room < least)
                 {
-                    return took;
+                    // Not enough room for this job's leases; another job's smaller ones may fit.
+                    break;
                 }
 
                 var key = job.PartitionKey((int)((uint)(start + p) % (uint)job.Partitions));
@@ -122,11 +123,22 @@ internal sealed partial class ClusterWorker(
                 }
 
                 var partition = grains.GetGrain<IJobPartitionGrain>(key);
-                var lease = await partition.TakeLeaseAsync(SiloName, Math.Min(room, job.Options.LeaseSize)).ConfigureAwait(false);
+                Lease? lease;
+                try
+                {
+                    lease = await partition.TakeLeaseAsync(SiloName, Math.Min(room, job.Options.LeaseSize)).ConfigureAwait(false);
+                }
+                catch (Exception exception) when (exception is not OperationCanceledException || !stoppingToken.IsCancellationRequested)
+                {
+                    // Its silo died and the cluster has not moved the grain yet: the other partitions still have work.
+                    LogPollFailed(logger, exception.Message);
+                    lease = null;
+                }
+
                 if (lease is null)
                 {
-                    // Nothing free there now; items come free again only when a lease ends unreported, so ask again after
-                    // the next poll interval rather than on every round.
+                    // Nothing free there now (or not reachable); items come free again only when a lease ends unreported,
+                    // so ask again after the next poll interval rather than on every round.
                     _dry.Add(key);
                     continue;
                 }

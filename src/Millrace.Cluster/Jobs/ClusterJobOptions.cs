@@ -58,9 +58,10 @@ public sealed record ClusterJobOptions
 
     /// <summary>
     /// Gets what the job does when an item fails after its retries. <see cref="ErrorMode.FailFast"/>: the first failure
-    /// recorded stops the job; no item is leased after it, items running are cancelled at their lease's next renewal (a
-    /// third of <see cref="LeaseTimeout"/>), and the job ends <see cref="ClusterJobState.Failed"/> with the outcomes
-    /// recorded so far. <see cref="ErrorMode.CollectAndContinue"/> and <see cref="ErrorMode.BestEffort"/> both record each
+    /// recorded stops the job as a cancel does: no item is leased or recorded after it, items running are cancelled at
+    /// their lease's next renewal (a third of <see cref="LeaseTimeout"/>), and the job ends
+    /// <see cref="ClusterJobState.Failed"/> with the outcomes recorded so far (also when its failure came among its last
+    /// outcomes). <see cref="ErrorMode.CollectAndContinue"/> and <see cref="ErrorMode.BestEffort"/> both record each
     /// failure and go on: a job throws nothing at its end, its outcomes are its report.
     /// </summary>
     /// <value>Default <see cref="ErrorMode.CollectAndContinue"/>.</value>

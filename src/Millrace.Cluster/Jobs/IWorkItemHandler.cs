@@ -17,11 +17,12 @@ public interface IWorkItemHandler
     /// <summary>
     /// Decides whether a failed attempt is worth another, within the job's <see cref="ClusterJobOptions.MaxRetryAttempts"/>.
     /// By default every failure is retried but a <see cref="MillraceException"/>, whose located error is in the data and
-    /// would only fail again.
+    /// would only fail again, and a cancellation (as Millrace.Parallel's retry does by default); a per-attempt timeout is
+    /// retried.
     /// </summary>
     /// <param name="exception">What the attempt threw.</param>
     /// <returns><see langword="true"/> to retry.</returns>
-    bool ShouldRetry(Exception exception) => exception is not MillraceException;
+    bool ShouldRetry(Exception exception) => exception is not (MillraceException or OperationCanceledException);
 
     /// <summary>
     /// Describes a failure in the terms the item's submitter knows, as the error recorded for the item. By default

@@ -123,9 +123,26 @@ public class ClusterJobTests
         Assert.Equal(ClusterJobState.Failed, status.State);
         Assert.Contains(outcomes, o => o.Key == "item-20" && !o.Succeeded);
         Assert.True(outcomes.Count < 1_000, $"{outcomes.Count} outcomes: the job did not stop");
+        Assert.Equal(outcomes.Count, status.Succeeded + status.Failed);
         var calls = cluster.Behaviour.Calls.Count;
         await Task.Delay(300);
         Assert.Equal(calls, cluster.Behaviour.Calls.Count);
+    }
+
+    [Fact]
+    public async Task FailFast_FailureAmongTheLastOutcomes_StillEndsFailed()
+    {
+        // One lease of every item: the partition records them all at once, the failure with them, and tells the job
+        // both that it is done and that it failed; whichever comes first, the job ends Failed.
+        await using var cluster = await ClusterFixture.StartAsync(silos: 1);
+        cluster.Behaviour.Fail = item => item.Key == "item-7" ? new InvalidOperationException("the last one broke") : null;
+        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, MaxRetryAttempts = 0, LeaseSize = 8 };
+        await cluster.Jobs.SubmitAsync("last-fails", TestHandler.Name, Items(8), options);
+
+        var outcomes = await cluster.WatchToEndAsync("last-fails");
+
+        Assert.Equal(8, outcomes.Count);
+        Assert.Equal(ClusterJobState.Failed, (await cluster.Jobs.GetStatusAsync("last-fails")).State);
     }
 
     [Fact]
@@ -140,7 +157,7 @@ public class ClusterJobTests
         };
         cluster.Behaviour.Retry = exception => exception is IOException and not FileNotFoundException;
         cluster.Behaviour.Describe = exception => exception is IOException ? new Error("io", exception.Message) : null;
-        await cluster.Jobs.SubmitAsync("handled", TestHandler.Name, Items(4), new ClusterJobOptions { MaxRetryAttempts = 2, RetryDelay = TimeSpan.Zero });
+        await cluster.Jobs.SubmitAsync("handled", JudgingHandler.Name, Items(4), new ClusterJobOptions { MaxRetryAttempts = 2, RetryDelay = TimeSpan.Zero });
 
         var outcomes = (await cluster.WatchToEndAsync("handled")).ToDictionary(o => o.Key);
 
