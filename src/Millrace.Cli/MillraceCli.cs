@@ -23,12 +23,13 @@ public static class MillraceCli
         await using var output = console.CreateTextOutput();
         if (parsed.Errors.Count > 0)
         {
-            foreach (var error in parsed.Errors)
+            // One line per problem, the pointer to the help on the last one: a failure is one line of standard error.
+            for (var i = 0; i < parsed.Errors.Count; i++)
             {
-                await console.Error.WriteLineAsync($"millrace: {error.Message}");
+                var hint = i == parsed.Errors.Count - 1 ? " Run 'millrace --help' for usage." : string.Empty;
+                await console.Error.WriteLineAsync($"millrace: {OneLine(parsed.Errors[i].Message).TrimEnd('.')}.{hint}");
             }
 
-            await console.Error.WriteLineAsync("Run 'millrace --help' for usage.");
             return ExitCodes.Usage;
         }
 
@@ -49,6 +50,16 @@ public static class MillraceCli
             await console.Error.WriteLineAsync($"millrace: {error}");
             return ExitCodes.BadInput;
         }
+    }
+
+    /// <summary>
+    /// A parser message on one line: System.CommandLine lists a choice's allowed values one a line ("Must be one of:",
+    /// then a tab and a value on each), which would make one problem several lines of standard error.
+    /// </summary>
+    private static string OneLine(string message)
+    {
+        var lines = message.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        return lines.Length <= 1 ? message.Trim() : $"{lines[0]} {string.Join(", ", lines[1..])}";
     }
 
     /// <summary>Builds the command tree, for running it and for checking that documented command lines parse.</summary>

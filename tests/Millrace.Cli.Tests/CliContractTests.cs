@@ -135,6 +135,7 @@ public sealed class CliContractTests : IDisposable
         var run = await Run(command);
 
         Assert.True(run.ExitCode == ExitCodes.Usage, $"'{command}': exit {run.ExitCode}, stderr: {run.Error}");
+        Assert.All(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries), line => Assert.StartsWith("millrace: ", line, StringComparison.Ordinal));
         Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("System.", run.Error, StringComparison.Ordinal);
@@ -147,6 +148,7 @@ public sealed class CliContractTests : IDisposable
         var run = await Run("batch convert in out --to snbt --parallel abc");
 
         Assert.Contains("--parallel must be a whole number from 1 to 1024, not 'abc'", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "one problem, one line (the pointer to the help on it)");
     }
 
     [Fact]
