@@ -16,7 +16,7 @@ internal static partial class OutputFile
     private const string TemporarySuffix = ".millrace.tmp";
 
     /// <summary>This machine's name as it stands in a temporary file's name: letters, digits, '-' and '_' only.</summary>
-    private static readonly string ThisHost = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
+    internal static readonly string ThisHost = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
 
     /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>, reporting a failure in one line.</summary>
     /// <returns><see langword="true"/> when written.</returns>

@@ -203,7 +203,7 @@ public sealed class CliContractTests : IDisposable
     public async Task TemporaryFiles_OfThisMachine_AreJudgedByProcess_AndAnotherMachinesAreLeftAlone()
     {
         // Silos on several machines write into one shared folder: a process number says nothing about another machine.
-        var host = string.Concat(Environment.MachineName.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '_'));
+        var host = OutputFile.ThisHost;
         var mine = Path.Combine(_temp.FullName, $".out.nbt.999999999@{host}.millrace.tmp");
         var theirs = Path.Combine(_temp.FullName, $".out.nbt.999999999@other-{host}.millrace.tmp");
         await File.WriteAllTextAsync(mine, "partial");
