@@ -294,7 +294,7 @@ public sealed partial class CompactSchemaGenerator
 
     private static string WireOf(ValueShape value) => value.Kind switch
     {
-        ValueKind.Bool or ValueKind.Signed or ValueKind.Unsigned or ValueKind.DateTime or ValueKind.DateTimeOffset or ValueKind.TimeSpan => "Varint",
+        ValueKind.Bool or ValueKind.Signed or ValueKind.TwosComplement or ValueKind.Unsigned or ValueKind.DateTime or ValueKind.DateTimeOffset or ValueKind.TimeSpan => "Varint",
         ValueKind.Float32 => "Fixed32",
         ValueKind.Float64 => "Fixed64",
         _ => "LengthDelimited",
@@ -304,6 +304,7 @@ public sealed partial class CompactSchemaGenerator
     {
         ValueKind.Bool => "1",
         ValueKind.Signed => $"{Sizes}.OfZigZag((long){x})",
+        ValueKind.TwosComplement => $"{Sizes}.OfVarint((ulong)(long){x})",
         ValueKind.Unsigned => $"{Sizes}.OfVarint((ulong){x})",
         ValueKind.Float32 => "4",
         ValueKind.Float64 => "8",
@@ -320,6 +321,7 @@ public sealed partial class CompactSchemaGenerator
     {
         ValueKind.Bool => $"writer.WriteVarintField({index}, {x} ? 1UL : 0UL);",
         ValueKind.Signed => $"writer.WriteSignedField({index}, (long){x});",
+        ValueKind.TwosComplement => $"writer.WriteVarintField({index}, (ulong)(long){x});",
         ValueKind.Unsigned => $"writer.WriteVarintField({index}, (ulong){x});",
         ValueKind.String => $"writer.WriteStringField({index}, {x});",
         ValueKind.DateTime or ValueKind.DateTimeOffset => $"writer.WriteSignedField({index}, {Values}.Ticks({x}));",
@@ -331,6 +333,7 @@ public sealed partial class CompactSchemaGenerator
     {
         ValueKind.Bool => $"writer.WriteVarint({x} ? 1UL : 0UL);",
         ValueKind.Signed => $"writer.WriteSigned((long){x});",
+        ValueKind.TwosComplement => $"writer.WriteVarint((ulong)(long){x});",
         ValueKind.Unsigned => $"writer.WriteVarint((ulong){x});",
         ValueKind.Float32 => $"writer.WriteFixed32(global::System.BitConverter.SingleToUInt32Bits({x}));",
         ValueKind.Float64 => $"writer.WriteFixed64(global::System.BitConverter.DoubleToUInt64Bits({x}));",
@@ -348,6 +351,7 @@ public sealed partial class CompactSchemaGenerator
     {
         ValueKind.Bool => $"{Values}.ReadBool(ref {r})",
         ValueKind.Signed => $"({value.TypeName}){Values}.ReadSigned(ref {r}, {value.StorageType}.MinValue, {value.StorageType}.MaxValue)",
+        ValueKind.TwosComplement => $"({value.TypeName}){Values}.ReadTwosComplement(ref {r}, {value.StorageType}.MinValue, {value.StorageType}.MaxValue)",
         ValueKind.Unsigned => $"({value.TypeName}){Values}.ReadUnsigned(ref {r}, {value.StorageType}.MaxValue)",
         ValueKind.Float32 => $"global::System.BitConverter.UInt32BitsToSingle({r}.ReadFixed32())",
         ValueKind.Float64 => $"global::System.BitConverter.UInt64BitsToDouble({r}.ReadFixed64())",

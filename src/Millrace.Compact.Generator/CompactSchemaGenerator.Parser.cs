@@ -92,6 +92,18 @@ public sealed partial class CompactSchemaGenerator
                 continue;
             }
 
+            // IntegerEncoding.TwosComplement (1) swaps the signed values' zigzag for a plain varint of their two's complement.
+            if (field.NamedArguments.Any(a => a.Key == "Encoding" && a.Value.Value is int encoding && encoding != 0))
+            {
+                if (model.Value.Kind != ValueKind.Signed)
+                {
+                    diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.EncodingNotSigned, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
+                    continue;
+                }
+
+                model = model with { Value = model.Value with { Kind = ValueKind.TwosComplement } };
+            }
+
             fields.Add(model);
         }
 

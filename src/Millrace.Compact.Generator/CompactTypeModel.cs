@@ -7,6 +7,7 @@ internal enum ValueKind
 {
     Bool,
     Signed,
+    TwosComplement,
     Unsigned,
     Float32,
     Float64,

@@ -77,7 +77,14 @@ public static class CompactInspector
                 {
                     case WireType.Varint:
                         var value = reader.ReadVarint();
-                        text.Append(CultureInfo.InvariantCulture, $"{value} (zigzag {ZigZag.Decode(value)})\n");
+                        // Without the schema either reading may be meant; a two's complement negative is only worth naming above 2^63.
+                        text.Append(CultureInfo.InvariantCulture, $"{value} (zigzag {ZigZag.Decode(value)}");
+                        if (value > long.MaxValue)
+                        {
+                            text.Append(CultureInfo.InvariantCulture, $", two's complement {(long)value}");
+                        }
+
+                        text.Append(")\n");
                         break;
                     case WireType.Fixed32:
                         var bits32 = reader.ReadFixed32();

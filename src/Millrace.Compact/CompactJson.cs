@@ -159,11 +159,17 @@ public static class CompactJson
                 case CompactFieldKind.Bool:
                     writer.WriteVarint(value.GetBoolean() ? 1UL : 0UL);
                     break;
-                case CompactFieldKind.Int32:
-                    writer.WriteSigned(value.GetInt32());
-                    break;
-                case CompactFieldKind.Int64:
-                    writer.WriteSigned(value.GetInt64());
+                case CompactFieldKind.Int32 or CompactFieldKind.Int64:
+                    var integer = type.Kind == CompactFieldKind.Int32 ? value.GetInt32() : value.GetInt64();
+                    if (type.Encoding == IntegerEncoding.TwosComplement)
+                    {
+                        writer.WriteVarint((ulong)integer);
+                    }
+                    else
+                    {
+                        writer.WriteSigned(integer);
+                    }
+
                     break;
                 case CompactFieldKind.UInt32:
                     writer.WriteVarint(value.GetUInt32());
@@ -314,10 +320,10 @@ public static class CompactJson
                 output.WriteBooleanValue(CompactValues.ReadBool(ref reader));
                 break;
             case CompactFieldKind.Int32:
-                output.WriteNumberValue(reader.ReadSigned() is var i32 and >= int.MinValue and <= int.MaxValue ? (int)i32 : throw OutOfRange(type, offset));
+                output.WriteNumberValue(ReadInteger(ref reader, type) is var i32 and >= int.MinValue and <= int.MaxValue ? (int)i32 : throw OutOfRange(type, offset));
                 break;
             case CompactFieldKind.Int64:
-                output.WriteNumberValue(reader.ReadSigned());
+                output.WriteNumberValue(ReadInteger(ref reader, type));
                 break;
             case CompactFieldKind.UInt32:
                 output.WriteNumberValue(reader.ReadVarint() is var u32 and <= uint.MaxValue ? (uint)u32 : throw OutOfRange(type, offset));
@@ -426,6 +432,9 @@ public static class CompactJson
             CompactThrow.BadValue("JSON cannot hold NaN or infinity.", offset);
         }
     }
+
+    private static long ReadInteger(ref CompactReader reader, CompactFieldType type) =>
+        type.Encoding == IntegerEncoding.TwosComplement ? (long)reader.ReadVarint() : reader.ReadSigned();
 
     private static CompactFormatException OutOfRange(CompactFieldType type, int offset) => new($"The value is out of range for {type}.", offset);
 }

@@ -29,6 +29,7 @@ public class CompactGeneratorTests
                 [Field(11)] public decimal Balance { get; set; }
                 [Field(12)] public ushort[] Ports { get; set; } = System.Array.Empty<ushort>();
                 [Field(13, OmitDefault = true)] public int Retries { get; set; }
+                [Field(15, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public System.Collections.Generic.List<long>? Ids { get; set; }
                 [UnknownFields] public CompactUnknownFields? Unknown { get; set; }
                 [Field(14)] public Shape? Shape { get; set; }
             }
@@ -48,6 +49,8 @@ public class CompactGeneratorTests
     [InlineData("public partial class Outer { [CompactSchema(1)] public partial class P { } }", "MRCMP006")]
     [InlineData("[CompactSchema(1)] [CompactUnion(1, typeof(A))] [CompactUnion(1, typeof(B))] public abstract partial class P { } [CompactSchema(2)] public partial class A : P { } [CompactSchema(3)] public partial class B : P { }", "MRCMP003")]
     [InlineData("[CompactSchema(1)] public partial class P { public P(int x) { } }", "MRCMP007")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public string? X { get; set; } }", "MRCMP008")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public ulong X { get; set; } }", "MRCMP008")]
     public void InvalidSchemas_AreCompileErrors(string declaration, string id)
     {
         var (generator, _) = Run(declaration);

@@ -4,8 +4,12 @@ using MemoryPack;
 using MessagePack;
 using ProtoBuf;
 using Millrace.Compact.Serialization;
+using Millrace.Compact.Wire;
 
 namespace Millrace.Benchmarks.Compact;
+
+// The integer fields say what seed.proto says of them: int32 and int64, plain varints of the two's complement
+// (not sint32/sint64, which zigzag), so they are IntegerEncoding.TwosComplement here too.
 
 /// <summary>The seed's user: id, name, email, age, active, created_at and a string map.</summary>
 [CompactSchema(1)]
@@ -14,7 +18,7 @@ namespace Millrace.Benchmarks.Compact;
 [ProtoContract]
 public partial class SeedUser
 {
-    [Field(1)]
+    [Field(1, Encoding = IntegerEncoding.TwosComplement)]
     [Key(0)]
     [ProtoMember(1)]
     [JsonPropertyName("id")]
@@ -32,7 +36,7 @@ public partial class SeedUser
     [JsonPropertyName("email")]
     public string? Email { get; set; }
 
-    [Field(4)]
+    [Field(4, Encoding = IntegerEncoding.TwosComplement)]
     [Key(3)]
     [ProtoMember(4)]
     [JsonPropertyName("age")]
@@ -64,7 +68,7 @@ public partial class SeedUser
 [ProtoContract]
 public partial class SeedProduct
 {
-    [Field(1)]
+    [Field(1, Encoding = IntegerEncoding.TwosComplement)]
     [Key(0)]
     [ProtoMember(1)]
     [JsonPropertyName("id")]
@@ -120,7 +124,7 @@ public partial class SeedProduct
 [ProtoContract]
 public partial class SeedLarge
 {
-    [Field(1)]
+    [Field(1, Encoding = IntegerEncoding.TwosComplement)]
     [Key(0)]
     [ProtoMember(1)]
     [JsonPropertyName("field_01")]
@@ -132,7 +136,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_02")]
     public string? Field02 { get; set; }
 
-    [Field(3)]
+    [Field(3, Encoding = IntegerEncoding.TwosComplement)]
     [Key(2)]
     [ProtoMember(3)]
     [JsonPropertyName("field_03")]
@@ -144,7 +148,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_04")]
     public string? Field04 { get; set; }
 
-    [Field(5)]
+    [Field(5, Encoding = IntegerEncoding.TwosComplement)]
     [Key(4)]
     [ProtoMember(5)]
     [JsonPropertyName("field_05")]
@@ -156,7 +160,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_06")]
     public string? Field06 { get; set; }
 
-    [Field(7)]
+    [Field(7, Encoding = IntegerEncoding.TwosComplement)]
     [Key(6)]
     [ProtoMember(7)]
     [JsonPropertyName("field_07")]
@@ -168,7 +172,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_08")]
     public string? Field08 { get; set; }
 
-    [Field(9)]
+    [Field(9, Encoding = IntegerEncoding.TwosComplement)]
     [Key(8)]
     [ProtoMember(9)]
     [JsonPropertyName("field_09")]
@@ -180,7 +184,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_10")]
     public string? Field10 { get; set; }
 
-    [Field(11)]
+    [Field(11, Encoding = IntegerEncoding.TwosComplement)]
     [Key(10)]
     [ProtoMember(11)]
     [JsonPropertyName("field_11")]
@@ -192,7 +196,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_12")]
     public string? Field12 { get; set; }
 
-    [Field(13)]
+    [Field(13, Encoding = IntegerEncoding.TwosComplement)]
     [Key(12)]
     [ProtoMember(13)]
     [JsonPropertyName("field_13")]
@@ -204,7 +208,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_14")]
     public string? Field14 { get; set; }
 
-    [Field(15)]
+    [Field(15, Encoding = IntegerEncoding.TwosComplement)]
     [Key(14)]
     [ProtoMember(15)]
     [JsonPropertyName("field_15")]
@@ -216,7 +220,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_16")]
     public string? Field16 { get; set; }
 
-    [Field(17)]
+    [Field(17, Encoding = IntegerEncoding.TwosComplement)]
     [Key(16)]
     [ProtoMember(17)]
     [JsonPropertyName("field_17")]
@@ -228,7 +232,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_18")]
     public string? Field18 { get; set; }
 
-    [Field(19)]
+    [Field(19, Encoding = IntegerEncoding.TwosComplement)]
     [Key(18)]
     [ProtoMember(19)]
     [JsonPropertyName("field_19")]
@@ -240,7 +244,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_20")]
     public string? Field20 { get; set; }
 
-    [Field(21)]
+    [Field(21, Encoding = IntegerEncoding.TwosComplement)]
     [Key(20)]
     [ProtoMember(21)]
     [JsonPropertyName("field_21")]
@@ -252,7 +256,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_22")]
     public string? Field22 { get; set; }
 
-    [Field(23)]
+    [Field(23, Encoding = IntegerEncoding.TwosComplement)]
     [Key(22)]
     [ProtoMember(23)]
     [JsonPropertyName("field_23")]
@@ -264,7 +268,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_24")]
     public string? Field24 { get; set; }
 
-    [Field(25)]
+    [Field(25, Encoding = IntegerEncoding.TwosComplement)]
     [Key(24)]
     [ProtoMember(25)]
     [JsonPropertyName("field_25")]
@@ -276,7 +280,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_26")]
     public string? Field26 { get; set; }
 
-    [Field(27)]
+    [Field(27, Encoding = IntegerEncoding.TwosComplement)]
     [Key(26)]
     [ProtoMember(27)]
     [JsonPropertyName("field_27")]
@@ -288,7 +292,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_28")]
     public string? Field28 { get; set; }
 
-    [Field(29)]
+    [Field(29, Encoding = IntegerEncoding.TwosComplement)]
     [Key(28)]
     [ProtoMember(29)]
     [JsonPropertyName("field_29")]
@@ -300,7 +304,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_30")]
     public string? Field30 { get; set; }
 
-    [Field(31)]
+    [Field(31, Encoding = IntegerEncoding.TwosComplement)]
     [Key(30)]
     [ProtoMember(31)]
     [JsonPropertyName("field_31")]
@@ -312,7 +316,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_32")]
     public string? Field32 { get; set; }
 
-    [Field(33)]
+    [Field(33, Encoding = IntegerEncoding.TwosComplement)]
     [Key(32)]
     [ProtoMember(33)]
     [JsonPropertyName("field_33")]
@@ -324,7 +328,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_34")]
     public string? Field34 { get; set; }
 
-    [Field(35)]
+    [Field(35, Encoding = IntegerEncoding.TwosComplement)]
     [Key(34)]
     [ProtoMember(35)]
     [JsonPropertyName("field_35")]
@@ -336,7 +340,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_36")]
     public string? Field36 { get; set; }
 
-    [Field(37)]
+    [Field(37, Encoding = IntegerEncoding.TwosComplement)]
     [Key(36)]
     [ProtoMember(37)]
     [JsonPropertyName("field_37")]
@@ -348,7 +352,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_38")]
     public string? Field38 { get; set; }
 
-    [Field(39)]
+    [Field(39, Encoding = IntegerEncoding.TwosComplement)]
     [Key(38)]
     [ProtoMember(39)]
     [JsonPropertyName("field_39")]
@@ -360,7 +364,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_40")]
     public string? Field40 { get; set; }
 
-    [Field(41)]
+    [Field(41, Encoding = IntegerEncoding.TwosComplement)]
     [Key(40)]
     [ProtoMember(41)]
     [JsonPropertyName("field_41")]
@@ -372,7 +376,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_42")]
     public string? Field42 { get; set; }
 
-    [Field(43)]
+    [Field(43, Encoding = IntegerEncoding.TwosComplement)]
     [Key(42)]
     [ProtoMember(43)]
     [JsonPropertyName("field_43")]
@@ -384,7 +388,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_44")]
     public string? Field44 { get; set; }
 
-    [Field(45)]
+    [Field(45, Encoding = IntegerEncoding.TwosComplement)]
     [Key(44)]
     [ProtoMember(45)]
     [JsonPropertyName("field_45")]
@@ -396,7 +400,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_46")]
     public string? Field46 { get; set; }
 
-    [Field(47)]
+    [Field(47, Encoding = IntegerEncoding.TwosComplement)]
     [Key(46)]
     [ProtoMember(47)]
     [JsonPropertyName("field_47")]
@@ -408,7 +412,7 @@ public partial class SeedLarge
     [JsonPropertyName("field_48")]
     public string? Field48 { get; set; }
 
-    [Field(49)]
+    [Field(49, Encoding = IntegerEncoding.TwosComplement)]
     [Key(48)]
     [ProtoMember(49)]
     [JsonPropertyName("field_49")]

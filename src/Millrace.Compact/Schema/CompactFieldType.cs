@@ -5,11 +5,12 @@ namespace Millrace.Compact.Schema;
 /// <summary>A field's type: a kind, the element type of lists and maps, or the record type it names.</summary>
 public sealed class CompactFieldType
 {
-    private CompactFieldType(CompactFieldKind kind, CompactFieldType? element, string? recordName)
+    private CompactFieldType(CompactFieldKind kind, CompactFieldType? element, string? recordName, IntegerEncoding encoding)
     {
         Kind = kind;
         Element = element;
         RecordName = recordName;
+        Encoding = encoding;
     }
 
     /// <summary>Gets the kind.</summary>
@@ -20,6 +21,10 @@ public sealed class CompactFieldType
 
     /// <summary>Gets the type name of a record field.</summary>
     public string? RecordName { get; }
+
+    /// <summary>Gets how an <c>int32</c> or <c>int64</c> value is laid out in its varint (the schema field's
+    /// <c>"encoding"</c>: <c>"zigzag"</c>, the default, or <c>"twos-complement"</c>); lists and maps pass it to their elements.</summary>
+    public IntegerEncoding Encoding { get; }
 
     /// <summary>Gets the record type, once the schema set has resolved it.</summary>
     public CompactType? Record { get; internal set; }
@@ -38,18 +43,31 @@ public sealed class CompactFieldType
     /// <param name="text">The type text.</param>
     /// <returns>The type.</returns>
     /// <exception cref="FormatException">The text is not a type.</exception>
-    public static CompactFieldType Parse(string text)
+    public static CompactFieldType Parse(string text) => Parse(text, IntegerEncoding.ZigZag);
+
+    /// <summary>Parses a schema-file type whose signed integers (its own value, or its elements') use an encoding.</summary>
+    /// <param name="text">The type text.</param>
+    /// <param name="encoding">The integer encoding.</param>
+    /// <returns>The type.</returns>
+    /// <exception cref="FormatException">The text is not a type, or a non-default encoding is given for a type without
+    /// <c>int32</c> or <c>int64</c> values.</exception>
+    public static CompactFieldType Parse(string text, IntegerEncoding encoding)
     {
         ArgumentNullException.ThrowIfNull(text);
+        if (!Enum.IsDefined(encoding))
+        {
+            throw new FormatException($"{(int)encoding} is not an integer encoding.");
+        }
+
         var type = text.Replace(" ", string.Empty, StringComparison.Ordinal);
         if (type.StartsWith("list<", StringComparison.Ordinal) && type.EndsWith('>'))
         {
-            return new CompactFieldType(CompactFieldKind.List, Parse(type[5..^1]), null);
+            return new CompactFieldType(CompactFieldKind.List, Parse(type[5..^1], encoding), null, encoding);
         }
 
         if (type.StartsWith("map<string,", StringComparison.Ordinal) && type.EndsWith('>'))
         {
-            return new CompactFieldType(CompactFieldKind.Map, Parse(type[11..^1]), null);
+            return new CompactFieldType(CompactFieldKind.Map, Parse(type[11..^1], encoding), null, encoding);
         }
 
         var kind = type switch
@@ -75,7 +93,12 @@ public sealed class CompactFieldType
             throw new FormatException($"'{text}' is not a type: expected a scalar, list<T>, map<string,T> or a type name.");
         }
 
-        return new CompactFieldType(kind, null, kind == CompactFieldKind.Record ? type : null);
+        if (encoding != IntegerEncoding.ZigZag && kind is not (CompactFieldKind.Int32 or CompactFieldKind.Int64))
+        {
+            throw new FormatException($"an encoding other than zigzag applies to int32 and int64 values (and lists and maps of them), not to {type}.");
+        }
+
+        return new CompactFieldType(kind, null, kind == CompactFieldKind.Record ? type : null, encoding);
     }
 
     /// <inheritdoc />

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Millrace.Compact.Wire;
 
 namespace Millrace.Compact.Schema;
 
@@ -14,7 +15,8 @@ public sealed class CompactSchemaSet
     /// <summary>Gets the registered types.</summary>
     public IEnumerable<CompactType> Types => _byId.Values;
 
-    /// <summary>Loads a schema file: <c>{"types":[{"name":"User","id":1,"fields":[{"name":"id","index":1,"type":"int64"}],"reserved":[4]}]}</c>.</summary>
+    /// <summary>Loads a schema file: <c>{"types":[{"name":"User","id":1,"fields":[{"name":"id","index":1,"type":"int64"}],"reserved":[4]}]}</c>; a signed
+    /// integer field may add <c>"encoding":"twos-complement"</c> (see <see cref="IntegerEncoding"/>).</summary>
     /// <param name="json">The schema file's text.</param>
     /// <returns>The schema set, resolved.</returns>
     /// <exception cref="FormatException">The file is not a valid schema; the message names the type and field.</exception>
@@ -34,7 +36,8 @@ public sealed class CompactSchemaSet
                     var fieldName = field.GetProperty("name").GetString()!;
                     try
                     {
-                        fields.Add(new CompactField(fieldName, field.GetProperty("index").GetInt32(), CompactFieldType.Parse(field.GetProperty("type").GetString()!)));
+                        var encoding = field.TryGetProperty("encoding", out var encodingName) ? ParseEncoding(encodingName.GetString()) : IntegerEncoding.ZigZag;
+                        fields.Add(new CompactField(fieldName, field.GetProperty("index").GetInt32(), CompactFieldType.Parse(field.GetProperty("type").GetString()!, encoding)));
                     }
                     catch (FormatException exception)
                     {
@@ -54,6 +57,13 @@ public sealed class CompactSchemaSet
         set.Resolve();
         return set;
     }
+
+    private static IntegerEncoding ParseEncoding(string? name) => name switch
+    {
+        "zigzag" => IntegerEncoding.ZigZag,
+        "twos-complement" => IntegerEncoding.TwosComplement,
+        _ => throw new FormatException($"'{name}' is not an encoding: expected \"zigzag\" or \"twos-complement\"."),
+    };
 
     /// <summary>Registers a type.</summary>
     /// <param name="type">The type.</param>

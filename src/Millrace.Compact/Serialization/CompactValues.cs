@@ -60,6 +60,24 @@ public static class CompactValues
         return value;
     }
 
+    /// <summary>Reads a two's complement varint (<see cref="IntegerEncoding.TwosComplement"/>) within a range.</summary>
+    /// <param name="reader">The reader.</param>
+    /// <param name="min">The smallest value allowed.</param>
+    /// <param name="max">The largest value allowed.</param>
+    /// <returns>The value.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static long ReadTwosComplement(ref CompactReader reader, long min, long max)
+    {
+        var offset = reader.Offset;
+        var value = (long)reader.ReadVarint();
+        if (value < min || value > max)
+        {
+            ThrowOutOfRange(value, offset);
+        }
+
+        return value;
+    }
+
     /// <summary>Reads an unsigned varint within a range.</summary>
     /// <param name="reader">The reader.</param>
     /// <param name="max">The largest value allowed.</param>
