@@ -50,13 +50,20 @@ public sealed partial class CompactSchemaGenerator
             members.Add(new ConstructedMember(kept, "__unknown", "__unknown is not null", IsRequired: false, model.UnknownFieldsInitOnly));
         }
 
+        var setsAsRead = ConstructionEmitter.SetsAsRead(members);
+        var locals = setsAsRead
+            ? $"var __result = new {model.FullName}();"
+            : Lines(model.Fields.Select((field, i) => $"{field.TypeName} __m{i} = default!;\nbool __has{i} = false;"));
         var unknownLocal = model.UnknownFields is null ? string.Empty : $"\n        {Unknown}? __unknown = null;";
         var keepUnknown = model.UnknownFields is null ? string.Empty : $"\n                    (__unknown ??= new {Unknown}()).Append(reader.Since(__offset));";
+        var construction = !setsAsRead
+            ? ConstructionEmitter.Emit(model.FullName, withCapable: model.Keyword != "class", members)
+            : Indent(model.UnknownFields is { } unknown ? $"if (__unknown is not null)\n{{\n    __result.{unknown} = __unknown;\n}}\n\nreturn __result;" : "return __result;", 8);
         return $$"""
                 /// <inheritdoc />
                 public static {{model.FullName}} ReadFields(ref global::Millrace.Compact.Wire.CompactReader reader, global::Millrace.Compact.CompactLimits limits, int depth)
                 {
-            {{Indent(Lines(model.Fields.Select((field, i) => $"{field.TypeName} __m{i} = default!;\nbool __has{i} = false;")), 8)}}{{unknownLocal}}
+            {{Indent(locals, 8)}}{{unknownLocal}}
                     while (true)
                     {
                         var __offset = reader.Offset;
@@ -67,7 +74,7 @@ public sealed partial class CompactSchemaGenerator
 
                         switch (__index)
                         {
-            {{Indent(Lines(model.Fields.Select(ReadCase)), 16)}}
+            {{Indent(Lines(model.Fields.Select((field, i) => ReadCase(field, i, setsAsRead))), 16)}}
                             default:
                                 reader.Skip(__wire);{{keepUnknown}}
                                 break;
@@ -76,20 +83,21 @@ public sealed partial class CompactSchemaGenerator
 
             {{Indent(Paragraphs(model.Fields.Select(RequiredCheck)), 8)}}
 
-            {{ConstructionEmitter.Emit(model.FullName, withCapable: model.Keyword != "class", members)}}
+            {{construction}}
                 }
             """;
     }
 
-    private static string ReadCase(FieldModel field, int i)
+    private static string ReadCase(FieldModel field, int i, bool setsAsRead)
     {
+        var target = setsAsRead ? "__result." + field.Name : "__m" + i;
         var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
         var read = field.Collection == CollectionKind.None
-            ? $"__m{i} = {ValueRead(field.Value, "reader")};"
+            ? $"{target} = {ValueRead(field.Value, "reader")};"
             : $$"""
               var __nested = {{Values}}.Nested(ref reader, limits, depth);
               var __count = __nested.ReadCount(limits.MaxCollectionCount, {{MinimumElementSize(field)}});
-              {{CollectionRead(field, i)}}
+              {{CollectionRead(field, target)}}
               {{Values}}.ExpectEnd(ref __nested);
               """;
         return $$"""
@@ -104,13 +112,12 @@ public sealed partial class CompactSchemaGenerator
                     {{Values}}.AddPath(__exception, "{{field.Name}}");
                     throw;
                 }
-
-                __has{{i}} = true;
+            {{(setsAsRead ? string.Empty : $"\n    __has{i} = true;")}}
                 break;
             """;
     }
 
-    private static string CollectionRead(FieldModel field, int i) => field.Collection == CollectionKind.Map
+    private static string CollectionRead(FieldModel field, string target) => field.Collection == CollectionKind.Map
         ? $$"""
           var __map = new global::System.Collections.Generic.Dictionary<string, {{field.Value.TypeName}}>(__count);
           for (var __i = 0; __i < __count; __i++)
@@ -119,7 +126,7 @@ public sealed partial class CompactSchemaGenerator
               __map[__key] = {{ValueRead(field.Value, "__nested")}};
           }
 
-          __m{{i}} = __map;
+          {{target}} = __map;
           """
         : $$"""
           var __list = new global::System.Collections.Generic.List<{{field.Value.TypeName}}>(__count);
@@ -128,7 +135,7 @@ public sealed partial class CompactSchemaGenerator
               __list.Add({{ValueRead(field.Value, "__nested")}});
           }
 
-          __m{{i}} = __list{{(field.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
+          {{target}} = __list{{(field.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
           """;
 
     // A map entry is a string key (at least its length byte) and a value.
@@ -251,8 +258,10 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
-    /// <summary>The value expression a present field is read through: <c>this.X</c>, or <c>this.X.Value</c> for a nullable value type.</summary>
-    private static string Access(FieldModel field) => field.IsNullableValue ? $"this.{field.Name}.Value" : $"this.{field.Name}";
+    /// <summary>The value expression a present field is read through: <c>this.X</c>, or <c>this.X.GetValueOrDefault()</c> for a
+    /// nullable value type (used only once it is known present; in a long generated method it inlines where <c>Value</c>,
+    /// with its throw, may not).</summary>
+    private static string Access(FieldModel field) => field.IsNullableValue ? $"this.{field.Name}.GetValueOrDefault()" : $"this.{field.Name}";
 
     /// <summary>Wraps a field's statements in the check that it is present: not null, and not its default when defaults are omitted.</summary>
     private static string Present(FieldModel field, string statements)

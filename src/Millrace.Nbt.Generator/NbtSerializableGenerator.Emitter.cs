@@ -12,7 +12,15 @@ public sealed partial class NbtSerializableGenerator
     private const string TagType = "global::Millrace.Nbt.Tags.NbtTagType";
     private const string Serializer = "global::Millrace.Nbt.Serialization.NbtSerializer";
 
-    private static string Emit(NbtTypeModel model) => PartialType(
+    private static string Emit(NbtTypeModel model)
+    {
+        var members = model.Members.Select((member, i) => new ConstructedMember(member.Name, "__m" + i, "__has" + i, member.IsRequired, member.IsInitOnly)).ToList();
+        var setsAsRead = ConstructionEmitter.SetsAsRead(members);
+        var locals = setsAsRead
+            ? $"var __result = new {model.FullName}();"
+            : Lines(model.Members.Select((member, i) => $"{member.TypeName} __m{i} = default!;\nbool __has{i} = false;"));
+        var construction = setsAsRead ? Indent("return __result;", 8) : ConstructionEmitter.Emit(model.FullName, withCapable: model.Keyword != "class", members);
+        return PartialType(
         model.Namespace,
         model.Keyword,
         model.Name,
@@ -21,20 +29,17 @@ public sealed partial class NbtSerializableGenerator
             /// <inheritdoc />
             public static {{model.FullName}} ReadNbt(ref {{Reader}} reader)
             {
-        {{Indent(Lines(model.Members.Select((member, i) => $"{member.TypeName} __m{i} = default!;\nbool __has{i} = false;")), 8)}}
+        {{Indent(locals, 8)}}
                 while (reader.Read() && reader.Token != {{Token}}.EndCompound)
                 {
-        {{Indent(Paragraphs(model.Members.Select(ReadMember)), 12)}}
+        {{Indent(Paragraphs(model.Members.Select((member, i) => ReadMember(member, setsAsRead ? "__result." + member.Name : null, i))), 12)}}
 
                     reader.Skip();
                 }
 
         {{Indent(Paragraphs(model.Members.Select(RequiredCheck)), 8)}}
 
-        {{ConstructionEmitter.Emit(
-            model.FullName,
-            withCapable: model.Keyword != "class",
-            model.Members.Select((member, i) => new ConstructedMember(member.Name, "__m" + i, "__has" + i, member.IsRequired, member.IsInitOnly)).ToList())}}
+        {{construction}}
             }
 
             /// <inheritdoc />
@@ -43,14 +48,17 @@ public sealed partial class NbtSerializableGenerator
         {{Indent(Paragraphs(model.Members.Select(WriteMember)), 8)}}
             }
         """);
+    }
 
-    private static string ReadMember(MemberModel member, int i)
+    // target: the member itself when the reader sets as it reads, else null for its local and flag.
+    private static string ReadMember(MemberModel member, string? target, int i)
     {
         var name = Literal(member.TagName);
+        var into = target ?? "__m" + i;
         var read = member.Collection == CollectionKind.None
             ? $$"""
               {{Serializer}}.Expect(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
-              __m{{i}} = {{ReadExpression(member.Value)}};
+              {{into}} = {{ReadExpression(member.Value)}};
               """
             : $$"""
               {{Serializer}}.ExpectElements(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
@@ -60,13 +68,12 @@ public sealed partial class NbtSerializableGenerator
                   __list.Add({{ReadExpression(member.Value)}});
               }
 
-              __m{{i}} = __list{{(member.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
+              {{into}} = __list{{(member.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
               """;
         return $$"""
             if (reader.NameEquals({{name}}u8))
             {
-            {{Indent(read, 4)}}
-                __has{{i}} = true;
+            {{Indent(read, 4)}}{{(target is null ? $"\n    __has{i} = true;" : string.Empty)}}
                 continue;
             }
             """;
@@ -81,7 +88,8 @@ public sealed partial class NbtSerializableGenerator
 
     private static string WriteMember(MemberModel member)
     {
-        var access = member.IsNullableValue ? "this." + member.Name + ".Value" : "this." + member.Name;
+        // Read only once the member is known present: GetValueOrDefault inlines in a long method where Value may not.
+        var access = member.IsNullableValue ? "this." + member.Name + ".GetValueOrDefault()" : "this." + member.Name;
         var name = Literal(member.TagName);
         var write = member.Collection == CollectionKind.None
             ? WriteValue(member.Value, name, access)

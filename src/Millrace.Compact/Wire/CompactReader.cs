@@ -114,6 +114,13 @@ public ref struct CompactReader
             CompactThrow.StringTooLong(bytes.Length, maxLength, start);
         }
 
+        // Names, keys and codes are mostly ASCII: checking that and widening is one cheap pass each, where the strict
+        // UTF-8 decoder counts, validates and transcodes.
+        if (Ascii.IsValid(bytes))
+        {
+            return Encoding.Latin1.GetString(bytes);
+        }
+
         string? text = null;
         try
         {

@@ -128,7 +128,14 @@ public ref struct CompactWriter
         // length byte: no separate byte count, and one request for space for key, length and bytes together.
         var span = _cursor.GetSpan(Varint.MaxLength64 + 1 + (text.Length * MaxUtf8BytesPerChar));
         var keyLength = hasKey ? Varint.Write(span, key) : 0;
-        var byteCount = Encoding.UTF8.GetBytes(text, span[(keyLength + 1)..]);
+        var destination = span[(keyLength + 1)..];
+
+        // Mostly ASCII (names, keys, codes): narrowing it skips the UTF-8 encoder's per-call overhead.
+        if (Ascii.FromUtf16(text, destination, out var byteCount) != OperationStatus.Done)
+        {
+            byteCount = Encoding.UTF8.GetBytes(text, destination);
+        }
+
         span[keyLength] = (byte)byteCount;
         _cursor.Advance(keyLength + 1 + byteCount);
     }

@@ -18,6 +18,10 @@ public class CompactWriterTests
             data.Add(string.Concat(Enumerable.Repeat("😀", length / 2)) + (length % 2 == 1 ? "x" : string.Empty));
         }
 
+        // ASCII runs before other characters: the ASCII path stops part way and the UTF-8 encoder starts over.
+        data.Add("plain ascii, then é");
+        data.Add(new string('a', 40) + "€");
+        data.Add(new string('a', 100) + "😀" + new string('b', 20));
         data.Add("lone \uD800 surrogate");
         data.Add(new string('\uDC00', 42));
         return data;
@@ -32,6 +36,10 @@ public class CompactWriterTests
 
         Assert.Equal(expected, Write((ref CompactWriter w) => w.WriteString(text)));
         Assert.Equal(Varint((7 << 2) | 3).Concat(expected).ToArray(), Write((ref CompactWriter w) => w.WriteStringField(7, text)));
+
+        var reader = new CompactReader(expected);
+        Assert.Equal(Encoding.UTF8.GetString(utf8), reader.ReadString(int.MaxValue));
+        Assert.True(reader.End);
     }
 
     [Theory]
