@@ -80,6 +80,40 @@ public class RoundTripTests
         }
     }
 
+    // The tree reader holds a compound's tags aside until its end, every open compound's after its parent's: wide
+    // compounds opened in the middle of wide compounds must come back whole, in order, and as the same bytes.
+    [Fact]
+    public void WideCompoundsNestedInWideCompounds_ReadBackInOrder_AsTheSameBytes()
+    {
+        static NbtCompound Wide(int width, int depth)
+        {
+            var compound = new NbtCompound();
+            for (var i = 0; i < width; i++)
+            {
+                compound[$"t{i}"] = depth > 0 && i == width / 2 ? Wide(width, depth - 1) : new NbtInt(i * (depth + 1));
+            }
+
+            return compound;
+        }
+
+        var document = new NbtDocument("wide", Wide(150, 3));
+        var bytes = document.ToArray();
+        var read = NbtDocument.Read(bytes);
+        Assert.Equal(document.Root, read.Root);
+        Assert.Equal(((NbtCompound)document.Root).Names, ((NbtCompound)read.Root).Names);
+        Assert.Equal(bytes, read.ToArray());
+    }
+
+    [Fact]
+    public void ARepeatedName_KeepsItsFirstPlace_AndTheLastValue()
+    {
+        // {a:1b, b:2b, a:3b}, as a writer that repeats a name would put it.
+        byte[] bytes = [10, 0, 0, 1, 0, 1, (byte)'a', 1, 1, 0, 1, (byte)'b', 2, 1, 0, 1, (byte)'a', 3, 0];
+        var root = (NbtCompound)NbtDocument.Read(bytes).Root;
+        Assert.Equal(["a", "b"], root.Names);
+        Assert.Equal(new NbtByte(3), root["a"]);
+    }
+
     [Fact]
     public void RandomTrees_RoundTripThroughSnbt()
     {

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.IO.Compression;
 using BenchmarkDotNet.Attributes;
 using Millrace.Nbt;
 using Millrace.Nbt.Binary;
@@ -7,9 +8,10 @@ namespace Millrace.Benchmarks.Nbt;
 
 /// <summary>
 /// The NBT seed's rows (deserialize, serialize and round trip of simple, complex, deeply nested and large-array
-/// tags) plus bigtest.nbt, a 3 KB player file and an 18 KB item list. Serialization writes into a reused buffer
-/// writer; reads build a tree from uncompressed bytes. fNbt and SharpNBT, the peers, are not served by the
-/// registry mirror (docs/dependencies.md), so their rows cannot run.
+/// tags) plus bigtest.nbt, a 3 KB player file, an 18 KB item list and, when its file is here, Minecraft's
+/// complex_player.dat (simdnbt publishes its throughput for it; see NbtBenchmarkData.ComplexPlayerPath).
+/// Serialization writes into a reused buffer writer; reads build a tree from uncompressed bytes. fNbt and SharpNBT,
+/// the peers, are not served by the registry mirror (docs/dependencies.md), so their rows cannot run.
 /// </summary>
 [MemoryDiagnoser]
 public class NbtBenchmarks
@@ -18,7 +20,10 @@ public class NbtBenchmarks
     private NbtDocument _document = null!;
     private byte[] _bytes = [];
 
-    [Params("simple", "complex", "deep", "large-array", "bigtest", "player", "items")]
+    /// <summary>Gets the shapes: <see cref="NbtBenchmarkData.Shapes"/>.</summary>
+    public static IEnumerable<string> Shapes => NbtBenchmarkData.Shapes;
+
+    [ParamsSource(nameof(Shapes))]
     public string Shape { get; set; } = "simple";
 
     [GlobalSetup]
@@ -29,6 +34,19 @@ public class NbtBenchmarks
         if (!NbtDocument.Read(_bytes).Equals(_document))
         {
             throw new InvalidOperationException("The round trip disagrees with the data.");
+        }
+
+        // A real file: what the tree writes back must be the file's own bytes (gzip taken off), or the rates compare
+        // different work with simdnbt's.
+        if (Shape == NbtBenchmarkData.ComplexPlayer)
+        {
+            using var gzip = new GZipStream(File.OpenRead(NbtBenchmarkData.ComplexPlayerPath()!), CompressionMode.Decompress);
+            using var original = new MemoryStream();
+            gzip.CopyTo(original);
+            if (!original.ToArray().AsSpan().SequenceEqual(_bytes))
+            {
+                throw new InvalidOperationException("complex_player.dat written back differs from its bytes.");
+            }
         }
 
         EncodedBytes = _bytes.Length;

@@ -169,27 +169,75 @@ public ref struct NbtPullReader
             return;
         }
 
-        // Iterative, on the reader's own frame stack: nesting costs no call stack however deep MaxDepth is.
+        // Iterative, on the reader's own frame stack: nesting costs no call stack however deep MaxDepth is. It walks the
+        // bytes with the same checks as Read but none of its per-token state (token, type, name), which only the end
+        // token it stops on needs.
+        var end = Token == NbtToken.StartCompound ? NbtToken.EndCompound : NbtToken.EndList;
         var target = _depth - 1;
-        JumpFixedSizeList();
         while (_depth > target)
         {
-            Read();
-            if (Token == NbtToken.StartList)
+            ref var frame = ref FrameAt(_depth - 1);
+            if (!frame.IsList)
             {
-                JumpFixedSizeList();
+                // A compound's values in one run, up to its end or a container to enter.
+                while (true)
+                {
+                    var type = _cursor.ReadTagType();
+                    if (type == NbtTagType.End)
+                    {
+                        _depth--;
+                        break;
+                    }
+
+                    _cursor.ReadStringBytes();
+                    if (type is NbtTagType.Compound or NbtTagType.List)
+                    {
+                        Enter(type);
+                        break;
+                    }
+
+                    SkipPayload(type);
+                }
+            }
+            else if (frame.Remaining == 0)
+            {
+                _depth--;
+            }
+            else if (frame.ElementType is NbtTagType.Compound or NbtTagType.List)
+            {
+                frame.Remaining--;
+                Enter(frame.ElementType);
+            }
+            else if (FixedSize(frame.ElementType) is > 0 and var size)
+            {
+                // A list of fixed-size numbers is passed over in one jump.
+                _cursor.Take(checked(frame.Remaining * size));
+                frame.Remaining = 0;
+            }
+            else
+            {
+                for (; frame.Remaining > 0; frame.Remaining--)
+                {
+                    SkipPayload(frame.ElementType);
+                }
             }
         }
+
+        _nameStart = -1;
+        Token = end;
+        TagType = NbtTagType.End;
     }
 
-    // A list of fixed-size numbers is passed over in one jump.
-    private void JumpFixedSizeList()
+    // Inside Skip: a compound or list is entered, its frame pushed.
+    private void Enter(NbtTagType type)
     {
-        ref var frame = ref FrameAt(_depth - 1);
-        if (frame.IsList && FixedSize(frame.ElementType) is > 0 and var size)
+        if (type == NbtTagType.Compound)
         {
-            _cursor.Take(checked(frame.Remaining * size));
-            frame.Remaining = 0;
+            Push(new Frame(false, NbtTagType.End, 0));
+        }
+        else
+        {
+            PushList();
         }
     }
 
@@ -276,17 +324,9 @@ public ref struct NbtPullReader
                 Token = NbtToken.StartCompound;
                 break;
             case NbtTagType.List:
-                var elementType = _cursor.ReadTagType();
-                var offset = _cursor.Position;
-                var count = _cursor.ReadLength(elementType == NbtTagType.End ? 0 : _cursor.MinimumSize(elementType));
-                if (elementType == NbtTagType.End && count > 0)
-                {
-                    NbtThrow.EndListWithElements(count, offset);
-                }
-
-                Push(new Frame(true, elementType, count));
-                ListCount = count;
-                ListElementType = elementType;
+                ref var list = ref PushList();
+                ListCount = list.Remaining;
+                ListElementType = list.ElementType;
                 Token = NbtToken.StartList;
                 break;
             default:
@@ -294,6 +334,22 @@ public ref struct NbtPullReader
                 Token = NbtToken.Value;
                 break;
         }
+    }
+
+    // Reads a list's element type and count, checks them, and pushes its frame.
+    [UnscopedRef]
+    private ref Frame PushList()
+    {
+        var elementType = _cursor.ReadTagType();
+        var offset = _cursor.Position;
+        var count = _cursor.ReadLength(elementType == NbtTagType.End ? 0 : _cursor.MinimumSize(elementType));
+        if (elementType == NbtTagType.End && count > 0)
+        {
+            NbtThrow.EndListWithElements(count, offset);
+        }
+
+        Push(new Frame(true, elementType, count));
+        return ref FrameAt(_depth - 1);
     }
 
     private void End(NbtToken token)
@@ -320,25 +376,19 @@ public ref struct NbtPullReader
 
     private void SkipPayload(NbtTagType type)
     {
+        if (FixedSize(type) is > 0 and var size)
+        {
+            _cursor.Take(size);
+            return;
+        }
+
         switch (type)
         {
-            case NbtTagType.Byte:
-                _cursor.Take(1);
-                break;
-            case NbtTagType.Short:
-                _cursor.Take(2);
-                break;
             case NbtTagType.Int:
                 _cursor.ReadInt32();
                 break;
             case NbtTagType.Long:
                 _cursor.ReadInt64();
-                break;
-            case NbtTagType.Float:
-                _cursor.Take(4);
-                break;
-            case NbtTagType.Double:
-                _cursor.Take(8);
                 break;
             case NbtTagType.ByteArray:
                 _cursor.Take(_cursor.ReadLength(1));
@@ -349,9 +399,9 @@ public ref struct NbtPullReader
             default:
                 var elementType = type == NbtTagType.IntArray ? NbtTagType.Int : NbtTagType.Long;
                 var length = _cursor.ReadLength(_cursor.MinimumSize(elementType));
-                if (FixedSize(elementType) is > 0 and var size)
+                if (FixedSize(elementType) is > 0 and var elementSize)
                 {
-                    _cursor.Take(length * size);
+                    _cursor.Take(length * elementSize);
                     break;
                 }
 

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using Millrace.Nbt.Tags;
@@ -16,6 +17,12 @@ internal ref struct NbtTreeReader
 
     private readonly NbtReaderOptions _options;
     private NbtCursor _cursor;
+
+    // A compound's tags wait here, all open compounds' one after another, until its end says how many there are: the
+    // compound is then made at its final size, where adding them one by one grew it and left the outgrown storage
+    // behind (a fifth of what a small compound's read allocated). Rented, so a read allocates none of it.
+    private KeyValuePair<string, NbtTag>[] _pending = [];
+    private int _pendingCount;
     private long _accounted;
     private int _depth;
 
@@ -27,6 +34,22 @@ internal ref struct NbtTreeReader
 
     /// <summary>Reads the root tag and checks that nothing follows it.</summary>
     public NbtDocument ReadDocument()
+    {
+        try
+        {
+            return ReadRoot();
+        }
+        finally
+        {
+            if (_pending.Length > 0)
+            {
+                // Only references: cleared so the pool keeps no tree alive.
+                ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
+            }
+        }
+    }
+
+    private NbtDocument ReadRoot()
     {
         var type = _cursor.ReadTagType();
         if (type == NbtTagType.End)
@@ -142,7 +165,7 @@ internal ref struct NbtTreeReader
     private NbtCompound ReadCompound()
     {
         Enter();
-        var compound = new NbtCompound();
+        var first = _pendingCount;
         while (true)
         {
             var type = _cursor.ReadTagType();
@@ -154,18 +177,45 @@ internal ref struct NbtTreeReader
             var nameOffset = _cursor.Position;
             var name = _cursor.ReadString();
             Charge(TagOverhead + (2L * name.Length), nameOffset);
+            NbtTag tag;
             try
             {
-                compound.AddUnchecked(name, ReadPayload(type));
+                tag = ReadPayload(type);
             }
             catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(name))
             {
                 throw;
             }
+
+            if (_pendingCount == _pending.Length)
+            {
+                GrowPending();
+            }
+
+            _pending[_pendingCount++] = new KeyValuePair<string, NbtTag>(name, tag);
         }
 
+        var compound = new NbtCompound(_pendingCount - first);
+        for (var i = first; i < _pendingCount; i++)
+        {
+            compound.AddUnchecked(_pending[i].Key, _pending[i].Value);
+        }
+
+        _pendingCount = first;
         _depth--;
         return compound;
+    }
+
+    private void GrowPending()
+    {
+        var grown = ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Rent(Math.Max(64, _pending.Length * 2));
+        _pending.AsSpan(0, _pendingCount).CopyTo(grown);
+        if (_pending.Length > 0)
+        {
+            ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
+        }
+
+        _pending = grown;
     }
 
     private void Enter()

@@ -77,6 +77,75 @@ public class PullReaderTests
         Assert.Equal(["Hampus", "Eggbert", "Compound tag #0", "Compound tag #1"], names);
     }
 
+    // Skip walks the bytes on its own, without Read's per-token state: at every container of every flavour it must stop
+    // where reading token by token to the container's end does, and refuse corrupt bytes at the same offset.
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.Bedrock)]
+    [InlineData(NbtFormat.BedrockNetwork)]
+    public void Skip_StopsWhereReadingTokenByTokenDoes_AndFailsAtTheSameOffset(NbtFormat format)
+    {
+        var options = new NbtReaderOptions { Format = format };
+        var bytes = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Format = format });
+        var random = new Random(16);
+        for (var trial = 0; trial < 300; trial++)
+        {
+            var input = (byte[])bytes.Clone();
+            if (trial > 0)
+            {
+                input[random.Next(input.Length)] = (byte)random.Next(256);
+            }
+
+            for (var container = 0; ; container++)
+            {
+                var skipped = Walk(input, options, container, skip: true);
+                Assert.Equal(Walk(input, options, container, skip: false), skipped);
+                if (skipped.StartsWith("no container", StringComparison.Ordinal) || skipped.StartsWith("error", StringComparison.Ordinal))
+                {
+                    break;
+                }
+            }
+        }
+    }
+
+    // Reads to the container-th container, passes over it by Skip or by Read, and describes where that left the reader.
+    private static string Walk(byte[] input, NbtReaderOptions options, int container, bool skip)
+    {
+        try
+        {
+            var reader = new NbtPullReader(input, options);
+            var seen = 0;
+            while (reader.Read())
+            {
+                if (reader.Token is not (NbtToken.StartCompound or NbtToken.StartList) || seen++ < container)
+                {
+                    continue;
+                }
+
+                if (skip)
+                {
+                    reader.Skip();
+                }
+                else
+                {
+                    var depth = reader.Depth - 1;
+                    while (reader.Depth > depth && reader.Read())
+                    {
+                    }
+                }
+
+                var after = $"{reader.Token} {reader.TagType} {reader.Depth} {reader.BytesConsumed} {reader.HasName}";
+                return reader.Read() ? $"{after}, then {reader.Token} {reader.TagType} {reader.Depth} {reader.GetName()}" : after + ", then the end";
+            }
+
+            return "no container " + container;
+        }
+        catch (NbtFormatException exception)
+        {
+            return $"error {exception.ByteOffset}";
+        }
+    }
+
     [Fact]
     public void TruncatedInput_RaisesNbtFormatException()
     {

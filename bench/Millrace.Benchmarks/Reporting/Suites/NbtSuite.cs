@@ -12,7 +12,11 @@ internal static class NbtSuite
     private const string TreeRead = "Deserialize (tree)";
     private const string Write = "Serialize (reused writer)";
     private const string Skim = "Pull reader skim (Read + Skip)";
-    private static readonly string[] Shapes = ["simple", "complex", "deep", "large-array", "bigtest", "player", "items"];
+    private const double MiB = 1024 * 1024;
+    private static readonly IReadOnlyList<string> Shapes = NbtBenchmarkData.Shapes;
+
+    // Rates of whole files, in MiB/s as simdnbt publishes them: its README's figures for complex_player.dat.
+    private static readonly string[] RateShapes = ["bigtest", "player", "items", NbtBenchmarkData.ComplexPlayer];
     private static readonly Lazy<Dictionary<string, (int Bytes, long Retained)>> Sizes = new(MeasureSizes);
 
     public static BenchmarkSuite Create() => new()
@@ -31,7 +35,7 @@ internal static class NbtSuite
             $"bigtest: read {Format.Time(results.Find(Class, TreeRead, "bigtest")?.MeanNs)}, write {Format.Time(results.Find(Class, Write, "bigtest")?.MeanNs)} and {Format.Bytes(results.Find(Class, Write, "bigtest")?.AllocatedBytes)}, skim {SkimRate(results)}; tree reads allocate {TreeAllocationRange(results)} × the tree; generated typed reads {TypedSpeedup(results)}× faster than tree reads",
             "serialize simple 703.5 ns / 1,544 B",
             "fNbt and SharpNBT not served: not measurable here"),
-        Sections = new Dictionary<string, Func<RunResults, string>> { ["sizes"] = SizesTable },
+        Sections = new Dictionary<string, Func<RunResults, string>> { ["sizes"] = SizesTable, ["throughput"] = ThroughputTable },
         Values = new Dictionary<string, Func<RunResults, string>> { ["typed-speedup"] = TypedSpeedup },
     };
 
@@ -75,6 +79,60 @@ internal static class NbtSuite
         return text.ToString().TrimEnd('\n');
     }
 
+    // The rate of one benchmark over a shape's bytes, in MiB/s; null when it did not run.
+    private static double? Rate(RunResults results, string method, string shape) =>
+        Sizes.Value.TryGetValue(shape, out var size) && results.Find(Class, method, shape)?.MeanNs is { } ns ? size.Bytes / MiB / (ns * 1e-9) : null;
+
+    private static string RateText(double? rate) => rate is { } value ? Format.Count(value) + " MiB/s" : "n/a";
+
+    private static string ThroughputTable(RunResults results)
+    {
+        var text = new StringBuilder("| input | bytes | tree read | write (reused writer) | pull reader skim |\n|---|---:|---:|---:|---:|\n");
+        foreach (var shape in RateShapes)
+        {
+            if (!Sizes.Value.ContainsKey(shape))
+            {
+                text.Append(CultureInfo.InvariantCulture, $"| {shape}.dat | not here: {NbtBenchmarkData.ComplexPlayer}.dat is read from MILLRACE_NBT_COMPLEX_PLAYER or ../shared/ | | | |\n");
+                continue;
+            }
+
+            text.Append(CultureInfo.InvariantCulture, $"| {shape} | {Format.Count(Sizes.Value[shape].Bytes)} | {RateText(Rate(results, TreeRead, shape))} | {RateText(Rate(results, Write, shape))} | {RateText(Rate(results, Skim, shape))} |\n");
+        }
+
+        text.Append("| simdnbt::owned on complex_player.dat (its README; another machine, Rust) | 3,380 | 828 MiB/s | 2,727 MiB/s (2.6633 GiB/s) | |\n");
+        text.Append("| simdnbt::borrow on complex_player.dat (its README; lazy: decodes on demand) | 3,380 | 4,403 MiB/s (4.3 GiB/s) | 2,481 MiB/s (2.4228 GiB/s) | |\n");
+        return text.ToString().TrimEnd('\n');
+    }
+
+    private static IEnumerable<TargetResult> Issue16Targets(RunResults results)
+    {
+        const string Shape = NbtBenchmarkData.ComplexPlayer;
+        if (!Sizes.Value.ContainsKey(Shape))
+        {
+            foreach (var target in new[] { "tree read ≥ 800 MiB/s", "write ≥ 2 GiB/s", "pull reader ≥ 3 GiB/s" })
+            {
+                yield return new TargetResult($"issue 16: complex_player.dat {target}", "complex_player.dat is not here (MILLRACE_NBT_COMPLEX_PLAYER or ../shared/)", Verdict.NotMeasured);
+            }
+        }
+        else
+        {
+            var read = Rate(results, TreeRead, Shape);
+            yield return TargetResult.AtLeast("issue 16: complex_player.dat tree read ≥ 800 MiB/s (simdnbt::owned 828 MiB/s on its machine)", read, 800, RateText(read));
+            var write = Rate(results, Write, Shape);
+            yield return TargetResult.AtLeast("issue 16: complex_player.dat write ≥ 2 GiB/s (simdnbt 2.66 GiB/s)", write, 2048, RateText(write));
+            var skim = Rate(results, Skim, Shape);
+            yield return TargetResult.AtLeast("issue 16: complex_player.dat pull reader ≥ 3 GiB/s", skim, 3072, RateText(skim));
+        }
+
+        yield return new TargetResult("issue 16: a borrowed document mode (keeps the input, decodes on demand) ≥ 4 GiB/s (simdnbt::borrow 4.3 GiB/s)", "not built", Verdict.NotMet);
+        var ratios = Shapes.Select(s => TreeAllocationRatio(results, s)).ToList();
+        yield return TargetResult.AtMost(
+            "issue 16: tree reads allocating ≤ 1.1× the retained tree",
+            ratios.Any(r => r is null) ? null : ratios.Max(),
+            1.1,
+            TreeAllocationRange(results));
+    }
+
     private static IEnumerable<TargetResult> Targets(RunResults results)
     {
         var read = results.Find(Class, TreeRead, "bigtest");
@@ -107,5 +165,9 @@ internal static class NbtSuite
             TypedRatio(results),
             2,
             $"{TypedSpeedup(results)}× ({Format.Time(typed?.MeanNs)} vs {Format.Time(tree?.MeanNs)}), {Format.Ratio(results.AllocationRatio(typed))}× the allocation");
+        foreach (var target in Issue16Targets(results))
+        {
+            yield return target;
+        }
     }
 }
