@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Text;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
@@ -23,6 +24,12 @@ internal ref struct NbtTreeReader
     // behind (a fifth of what a small compound's read allocated). Rented, so a read allocates none of it.
     private KeyValuePair<string, NbtTag>[] _pending = [];
     private int _pendingCount;
+
+    // Names repeat (every inventory item has its "Slot", "id" and "Count"): the ASCII names decoded in this read wait
+    // in a small table, by a hash of their bytes, so a repeat costs a comparison instead of a decode and a string, and
+    // the tree holds one string for them all. Rented like the pending tags.
+    private const int NameSlots = 64;
+    private string?[] _names = [];
     private long _accounted;
     private int _depth;
 
@@ -41,10 +48,15 @@ internal ref struct NbtTreeReader
         }
         finally
         {
+            // Only references: cleared so the pool keeps no tree alive.
             if (_pending.Length > 0)
             {
-                // Only references: cleared so the pool keeps no tree alive.
                 ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
+            }
+
+            if (_names.Length > 0)
+            {
+                ArrayPool<string?>.Shared.Return(_names, clearArray: true);
             }
         }
     }
@@ -175,7 +187,7 @@ internal ref struct NbtTreeReader
             }
 
             var nameOffset = _cursor.Position;
-            var name = _cursor.ReadString();
+            var name = ReadName();
             Charge(TagOverhead + (2L * name.Length), nameOffset);
             NbtTag tag;
             try
@@ -204,6 +216,29 @@ internal ref struct NbtTreeReader
         _pendingCount = first;
         _depth--;
         return compound;
+    }
+
+    private string ReadName()
+    {
+        var bytes = _cursor.ReadStringBytes();
+        if (bytes.IsEmpty || !Ascii.IsValid(bytes))
+        {
+            return _cursor.Decode(bytes, _cursor.Position - bytes.Length);
+        }
+
+        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so they compare as ASCII.
+        if (_names.Length == 0)
+        {
+            _names = ArrayPool<string?>.Shared.Rent(NameSlots);
+        }
+
+        ref var slot = ref _names[(bytes.Length ^ (bytes[0] << 1) ^ (bytes[^1] << 3)) & (NameSlots - 1)];
+        if (slot is { } cached && Ascii.Equals(bytes, cached))
+        {
+            return cached;
+        }
+
+        return slot = Encoding.Latin1.GetString(bytes);
     }
 
     private void GrowPending()

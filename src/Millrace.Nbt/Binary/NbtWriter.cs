@@ -201,54 +201,62 @@ public ref struct NbtWriter
         _rootWritten = true;
     }
 
-    private void PutPayload(NbtTag tag)
+    private void PutPayload(NbtTag tag) => PutPayload(tag, tag.Type);
+
+    // Dispatches on the type the caller has already read (a compound writes it before the name), one jump where type
+    // patterns tested the classes in turn; the hierarchy is closed and each type is one sealed class, so the casts hold.
+    private void PutPayload(NbtTag tag, NbtTagType type)
     {
-        switch (tag)
+        switch (type)
         {
-            case NbtByte value:
-                PutByte((byte)value.Value);
+            case NbtTagType.Byte:
+                PutByte((byte)Unsafe.As<NbtByte>(tag).Value);
                 break;
-            case NbtShort value:
-                PutInt16(value.Value);
+            case NbtTagType.Short:
+                PutInt16(Unsafe.As<NbtShort>(tag).Value);
                 break;
-            case NbtInt value:
-                PutInt32(value.Value);
+            case NbtTagType.Int:
+                PutInt32(Unsafe.As<NbtInt>(tag).Value);
                 break;
-            case NbtLong value:
-                PutInt64(value.Value);
+            case NbtTagType.Long:
+                PutInt64(Unsafe.As<NbtLong>(tag).Value);
                 break;
-            case NbtFloat value:
-                PutFixed32(BitConverter.SingleToInt32Bits(value.Value));
+            case NbtTagType.Float:
+                PutFixed32(BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
                 break;
-            case NbtDouble value:
-                PutFixed64(BitConverter.DoubleToInt64Bits(value.Value));
+            case NbtTagType.Double:
+                PutFixed64(BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
                 break;
-            case NbtByteArray value:
-                PutInt32(value.Value.Length);
-                PutBytes(value.Value);
+            case NbtTagType.ByteArray:
+                var bytes = Unsafe.As<NbtByteArray>(tag).Value;
+                PutInt32(bytes.Length);
+                PutBytes(bytes);
                 break;
-            case NbtString value:
-                PutString(value.Value);
+            case NbtTagType.String:
+                PutString(Unsafe.As<NbtString>(tag).Value);
                 break;
-            case NbtIntArray value:
-                PutInt32(value.Value.Length);
-                PutInt32s(value.Value);
+            case NbtTagType.IntArray:
+                var ints = Unsafe.As<NbtIntArray>(tag).Value;
+                PutInt32(ints.Length);
+                PutInt32s(ints);
                 break;
-            case NbtLongArray value:
-                PutInt32(value.Value.Length);
-                PutInt64s(value.Value);
+            case NbtTagType.LongArray:
+                var longs = Unsafe.As<NbtLongArray>(tag).Value;
+                PutInt32(longs.Length);
+                PutInt64s(longs);
                 break;
-            case NbtList list:
+            case NbtTagType.List:
                 EnsureStack();
-                PutList(list);
+                PutList(Unsafe.As<NbtList>(tag));
                 break;
-            case NbtCompound compound:
+            case NbtTagType.Compound:
                 EnsureStack();
-                foreach (var (name, child) in compound)
+                foreach (var (name, child) in Unsafe.As<NbtCompound>(tag))
                 {
-                    PutByte((byte)child.Type);
+                    var childType = child.Type;
+                    PutByte((byte)childType);
                     PutString(name);
-                    PutPayload(child);
+                    PutPayload(child, childType);
                 }
 
                 PutByte((byte)NbtTagType.End);
@@ -412,7 +420,17 @@ public ref struct NbtWriter
             }
 
             PutInt16((short)(ushort)length);
-            ModifiedUtf8.Encode(text, _cursor.GetSpan(length));
+
+            // One byte a char only when every char is U+0001 to U+007F: then narrowing is the whole encoding.
+            if (length == text.Length)
+            {
+                Ascii.FromUtf16(text, _cursor.GetSpan(length), out _);
+            }
+            else
+            {
+                ModifiedUtf8.Encode(text, _cursor.GetSpan(length));
+            }
+
             _cursor.Advance(length);
             return;
         }
