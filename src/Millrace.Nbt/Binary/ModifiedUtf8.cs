@@ -65,9 +65,10 @@ public static class ModifiedUtf8
     public static bool TryDecode(ReadOnlySpan<byte> bytes, out string text, out int errorIndex)
     {
         errorIndex = -1;
-        if (!bytes.ContainsAnyExceptInRange((byte)0, (byte)0x7F))
+        // Bytes below 0x80 (a raw zero included) are their chars: widened, with no second validating pass.
+        if (Ascii.IsValid(bytes))
         {
-            text = Encoding.ASCII.GetString(bytes);
+            text = Encoding.Latin1.GetString(bytes);
             return true;
         }
 

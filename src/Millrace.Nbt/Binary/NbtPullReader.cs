@@ -376,14 +376,20 @@ public ref struct NbtPullReader
 
     private void SkipPayload(NbtTagType type)
     {
-        if (FixedSize(type) is > 0 and var size)
-        {
-            _cursor.Take(size);
-            return;
-        }
-
         switch (type)
         {
+            case NbtTagType.Byte:
+                _cursor.Take(1);
+                break;
+            case NbtTagType.Short:
+                _cursor.Take(2);
+                break;
+            case NbtTagType.Float:
+                _cursor.Take(4);
+                break;
+            case NbtTagType.Double:
+                _cursor.Take(8);
+                break;
             case NbtTagType.Int:
                 _cursor.ReadInt32();
                 break;
