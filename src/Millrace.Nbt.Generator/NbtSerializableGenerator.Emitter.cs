@@ -55,12 +55,25 @@ public sealed partial class NbtSerializableGenerator
     {
         var name = Literal(member.TagName);
         var into = target ?? "__m" + i;
-        var read = member.Collection == CollectionKind.None
-            ? $$"""
+        // An array is filled in place: the list's count was checked against the bytes that remain, and exactly that
+        // many elements come before its end (a list and ToArray allocated it twice).
+        var read = member.Collection switch
+        {
+            CollectionKind.None => $$"""
               {{Serializer}}.Expect(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
               {{into}} = {{ReadExpression(member.Value)}};
-              """
-            : $$"""
+              """,
+            CollectionKind.Array => $$"""
+              {{Serializer}}.ExpectElements(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
+              var __array = new {{member.Value.TypeName}}[reader.ListCount];
+              for (var __i = 0; reader.Read() && reader.Token != {{Token}}.EndList; __i++)
+              {
+                  __array[__i] = {{ReadExpression(member.Value)}};
+              }
+
+              {{into}} = __array;
+              """,
+            _ => $$"""
               {{Serializer}}.ExpectElements(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
               var __list = new global::System.Collections.Generic.List<{{member.Value.TypeName}}>(reader.ListCount);
               while (reader.Read() && reader.Token != {{Token}}.EndList)
@@ -68,8 +81,9 @@ public sealed partial class NbtSerializableGenerator
                   __list.Add({{ReadExpression(member.Value)}});
               }
 
-              {{into}} = __list{{(member.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
-              """;
+              {{into}} = __list;
+              """,
+        };
         return $$"""
             if (reader.NameEquals({{name}}u8))
             {

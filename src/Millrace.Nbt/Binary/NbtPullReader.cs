@@ -111,8 +111,16 @@ public ref struct NbtPullReader
         }
 
         _nameStart = -1;
-        if (!_started)
+
+        // Depth 0 is before the root or after its end: one test on the way to every other token.
+        if (_depth == 0)
         {
+            if (_started)
+            {
+                Token = NbtToken.None;
+                return false;
+            }
+
             _started = true;
             var type = _cursor.ReadTagType();
             if (type == NbtTagType.End)
@@ -127,12 +135,6 @@ public ref struct NbtPullReader
 
             Begin(type);
             return true;
-        }
-
-        if (_depth == 0)
-        {
-            Token = NbtToken.None;
-            return false;
         }
 
         ref var frame = ref FrameAt(_depth - 1);
