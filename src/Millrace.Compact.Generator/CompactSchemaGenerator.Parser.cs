@@ -92,10 +92,11 @@ public sealed partial class CompactSchemaGenerator
                 continue;
             }
 
-            // IntegerEncoding.TwosComplement (1) swaps the signed values' zigzag for a plain varint of their two's complement.
-            if (field.NamedArguments.Any(a => a.Key == "Encoding" && a.Value.Value is int encoding && encoding != 0))
+            // IntegerEncoding.TwosComplement (1) swaps the signed values' zigzag for a plain varint of their two's complement;
+            // ZigZag (0) is the default, and any other value is no encoding at all.
+            if (field.NamedArguments.FirstOrDefault(a => a.Key == "Encoding").Value.Value is int encoding && encoding != 0)
             {
-                if (model.Value.Kind != ValueKind.Signed)
+                if (encoding != 1 || model.Value.Kind != ValueKind.Signed)
                 {
                     diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.EncodingNotSigned, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
                     continue;

@@ -66,7 +66,7 @@ internal static class DiagnosticDescriptors
     public static readonly DiagnosticDescriptor EncodingNotSigned = new(
         "MRCMP008",
         "An integer encoding applies to signed integer members only",
-        "'{0}.{1}' has type '{2}'; Encoding applies to sbyte, short, int and long members, their enums, and lists, arrays and maps of them",
+        "'{0}.{1}' has type '{2}'; Encoding applies to sbyte, short, int and long members, their enums, and lists, arrays and maps of them, and takes a defined IntegerEncoding",
         Category,
         DiagnosticSeverity.Error,
         isEnabledByDefault: true);

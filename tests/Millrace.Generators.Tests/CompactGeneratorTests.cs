@@ -51,6 +51,8 @@ public class CompactGeneratorTests
     [InlineData("[CompactSchema(1)] public partial class P { public P(int x) { } }", "MRCMP007")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public string? X { get; set; } }", "MRCMP008")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public ulong X { get; set; } }", "MRCMP008")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = (Millrace.Compact.Wire.IntegerEncoding)7)] public long X { get; set; } }", "MRCMP008")]
+    [InlineData("public enum U : uint { A } [CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public U X { get; set; } }", "MRCMP008")]
     public void InvalidSchemas_AreCompileErrors(string declaration, string id)
     {
         var (generator, _) = Run(declaration);

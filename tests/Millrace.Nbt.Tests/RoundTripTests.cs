@@ -114,6 +114,32 @@ public class RoundTripTests
         Assert.Equal(new NbtByte(3), root["a"]);
     }
 
+    // Names the tree reader keeps to hand back again: a raw zero byte (which Java's readUTF accepts as U+0000) and
+    // names that are not ASCII must read as the decoder reads them, the first time and every repeat, in both byte orders.
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.Bedrock)]
+    public void RepeatedNames_WithARawZeroOrNotAscii_ReadAsDecoded(NbtFormat format)
+    {
+        static byte[] Name(string utf8, NbtFormat format)
+        {
+            var bytes = System.Text.Encoding.UTF8.GetBytes(utf8);
+            var length = format == NbtFormat.Java ? [(byte)0, (byte)bytes.Length] : new[] { (byte)bytes.Length, (byte)0 };
+            return [.. length, .. bytes];
+        }
+
+        // {a\0b:1b, é:{a\0b:2b, é:3b}, a\0b:...} written by hand: Millrace itself writes U+0000 as C0 80.
+        byte[] Entry(string name, params byte[] payload) => [1, .. Name(name, format), .. payload];
+        byte[] inner = [.. Entry("a\0b", 2), .. Entry("é", 3), 0];
+        byte[] bytes = [10, .. Name("", format), .. Entry("a\0b", 1), 10, .. Name("é", format), .. inner, .. Entry("ab", 4), 0];
+
+        var root = (NbtCompound)NbtDocument.Read(bytes, new NbtReaderOptions { Format = format }).Root;
+        Assert.Equal(["a\0b", "é", "ab"], root.Names);
+        var nested = root.Get<NbtCompound>("é");
+        Assert.Equal(["a\0b", "é"], nested.Names);
+        Assert.Equal((1, 2, 3, 4), (root.GetValue<sbyte>("a\0b"), nested.GetValue<sbyte>("a\0b"), nested.GetValue<sbyte>("é"), root.GetValue<sbyte>("ab")));
+    }
+
     [Fact]
     public void RandomTrees_RoundTripThroughSnbt()
     {

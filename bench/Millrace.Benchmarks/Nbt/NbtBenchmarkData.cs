@@ -12,7 +12,7 @@ internal static class NbtBenchmarkData
     private const string ComplexPlayerVariable = "MILLRACE_NBT_COMPLEX_PLAYER";
 
     /// <summary>Gets the shapes to run: the seed's, ours, and <see cref="ComplexPlayer"/> when its file is here.</summary>
-    public static IReadOnlyList<string> Shapes { get; } =
+    public static IReadOnlyList<string> Shapes =>
         [.. new[] { "simple", "complex", "deep", "large-array", "bigtest", "player", "items" }, .. ComplexPlayerPath() is null ? Array.Empty<string>() : [ComplexPlayer]];
 
     /// <summary>

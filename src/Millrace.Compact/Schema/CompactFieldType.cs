@@ -51,12 +51,13 @@ public sealed class CompactFieldType
     /// <returns>The type.</returns>
     /// <exception cref="FormatException">The text is not a type, or a non-default encoding is given for a type without
     /// <c>int32</c> or <c>int64</c> values.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="encoding"/> is not an <see cref="IntegerEncoding"/>.</exception>
     public static CompactFieldType Parse(string text, IntegerEncoding encoding)
     {
         ArgumentNullException.ThrowIfNull(text);
         if (!Enum.IsDefined(encoding))
         {
-            throw new FormatException($"{(int)encoding} is not an integer encoding.");
+            throw new ArgumentOutOfRangeException(nameof(encoding), encoding, "Not an integer encoding.");
         }
 
         var type = text.Replace(" ", string.Empty, StringComparison.Ordinal);

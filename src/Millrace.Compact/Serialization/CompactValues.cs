@@ -51,13 +51,7 @@ public static class CompactValues
     public static long ReadSigned(ref CompactReader reader, long min, long max)
     {
         var offset = reader.Offset;
-        var value = reader.ReadSigned();
-        if (value < min || value > max)
-        {
-            ThrowOutOfRange(value, offset);
-        }
-
-        return value;
+        return InRange(reader.ReadSigned(), min, max, offset);
     }
 
     /// <summary>Reads a two's complement varint (<see cref="IntegerEncoding.TwosComplement"/>) within a range.</summary>
@@ -69,7 +63,12 @@ public static class CompactValues
     public static long ReadTwosComplement(ref CompactReader reader, long min, long max)
     {
         var offset = reader.Offset;
-        var value = (long)reader.ReadVarint();
+        return InRange((long)reader.ReadVarint(), min, max, offset);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static long InRange(long value, long min, long max, int offset)
+    {
         if (value < min || value > max)
         {
             ThrowOutOfRange(value, offset);

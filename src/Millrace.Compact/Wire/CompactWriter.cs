@@ -130,10 +130,11 @@ public ref struct CompactWriter
         var keyLength = hasKey ? Varint.Write(span, key) : 0;
         var destination = span[(keyLength + 1)..];
 
-        // Mostly ASCII (names, keys, codes): narrowing it skips the UTF-8 encoder's per-call overhead.
+        // Mostly ASCII (names, keys, codes): narrowing it skips the UTF-8 encoder's per-call overhead; the encoder takes
+        // over at the first other char, whose bytes follow the ASCII run's one byte a char.
         if (Ascii.FromUtf16(text, destination, out var byteCount) != OperationStatus.Done)
         {
-            byteCount = Encoding.UTF8.GetBytes(text, destination);
+            byteCount += Encoding.UTF8.GetBytes(text.AsSpan(byteCount), destination[byteCount..]);
         }
 
         span[keyLength] = (byte)byteCount;

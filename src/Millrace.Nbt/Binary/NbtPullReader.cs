@@ -163,7 +163,8 @@ public ref struct NbtPullReader
         return true;
     }
 
-    /// <summary>Skips the current compound or list to its end token (lists of fixed-size numbers in one jump); on any other token, does nothing.</summary>
+    /// <summary>Skips the current compound or list to its end token (lists of fixed-size numbers in one jump); on any other token, does nothing.
+    /// <see cref="ListCount"/> and <see cref="ListElementType"/> keep describing the list last started by <see cref="Read"/>.</summary>
     public void Skip()
     {
         if (Token is not (NbtToken.StartCompound or NbtToken.StartList))

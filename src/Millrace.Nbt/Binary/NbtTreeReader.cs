@@ -52,11 +52,13 @@ internal ref struct NbtTreeReader
             if (_pending.Length > 0)
             {
                 ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
+                _pending = [];
             }
 
             if (_names.Length > 0)
             {
                 ArrayPool<string?>.Shared.Return(_names, clearArray: true);
+                _names = [];
             }
         }
     }

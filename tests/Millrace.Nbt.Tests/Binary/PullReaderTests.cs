@@ -108,6 +108,26 @@ public class PullReaderTests
         }
     }
 
+    // Deeper than the 16 frames the reader keeps inline: Skip's frames then live in its heap array, resized on the way.
+    [Fact]
+    public void Skip_OverCompoundsAndListsNestedDeeperThanTheInlineFrames_StopsWhereReadingDoes()
+    {
+        NbtTag tag = new NbtInt(7);
+        for (var level = 0; level < 40; level++)
+        {
+            tag = level % 3 == 2
+                ? new NbtList([tag])
+                : new NbtCompound { { "before", new NbtString("x") }, { "child", tag }, { "after", new NbtShort(1) } };
+        }
+
+        var bytes = new NbtDocument("deep", (NbtCompound)tag).ToArray();
+        var options = new NbtReaderOptions();
+        for (var container = 0; container < 45; container++)
+        {
+            Assert.Equal(Walk(bytes, options, container, skip: false), Walk(bytes, options, container, skip: true));
+        }
+    }
+
     // Reads to the container-th container, passes over it by Skip or by Read, and describes where that left the reader.
     private static string Walk(byte[] input, NbtReaderOptions options, int container, bool skip)
     {

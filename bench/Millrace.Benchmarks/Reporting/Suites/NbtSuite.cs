@@ -13,7 +13,7 @@ internal static class NbtSuite
     private const string Write = "Serialize (reused writer)";
     private const string Skim = "Pull reader skim (Read + Skip)";
     private const double MiB = 1024 * 1024;
-    private static readonly IReadOnlyList<string> Shapes = NbtBenchmarkData.Shapes;
+    private static IReadOnlyList<string> Shapes => NbtBenchmarkData.Shapes;
 
     // Rates of whole files, in MiB/s as simdnbt publishes them: its README's figures for complex_player.dat.
     private static readonly string[] RateShapes = ["bigtest", "player", "items", NbtBenchmarkData.ComplexPlayer];
