@@ -28,8 +28,28 @@ internal static class ConstructionEmitter
     /// </summary>
     public static bool SetsAsRead(IEnumerable<ConstructedMember> members) => members.All(m => !m.IsRequired && !m.IsInitOnly);
 
-    /// <summary>The statements, at a method body's indentation, that build <c>__result</c> from the locals and return it.</summary>
-    public static string Emit(string typeName, bool withCapable, IReadOnlyList<ConstructedMember> members)
+    /// <summary>
+    /// The statements before the read: <c>__result</c> itself when the reader <see cref="SetsAsRead"/>, else a local and
+    /// a flag (the member's <see cref="ConstructedMember.Present"/>) for each member that <paramref name="localTypes"/> types.
+    /// </summary>
+    public static string Start(string typeName, bool setsAsRead, IReadOnlyList<ConstructedMember> members, IReadOnlyList<string> localTypes) =>
+        setsAsRead
+            ? $"var __result = new {typeName}();"
+            : Lines(localTypes.Select((type, i) => $"{type} {members[i].Local} = default!;\nbool {members[i].Present} = false;"));
+
+    /// <summary>Where a member's value goes as it is read: the instance's member when the reader sets as it reads, else its local.</summary>
+    public static string Target(bool setsAsRead, ConstructedMember member) => setsAsRead ? "__result." + member.Name : member.Local;
+
+    /// <summary>
+    /// The statements after the read, at a method body's indentation, that return <c>__result</c>: when the reader sets as
+    /// it reads, the members it gathers in locals all the same (<paramref name="gathered"/>, such as unknown fields
+    /// appended over the read) are assigned when present; otherwise the instance is built from the locals.
+    /// </summary>
+    public static string Finish(string typeName, bool withCapable, bool setsAsRead, IReadOnlyList<ConstructedMember> members, IEnumerable<ConstructedMember> gathered) =>
+        setsAsRead ? Indent(Paragraphs([.. gathered.Select(Assignment), "return __result;"]), 8) : Build(typeName, withCapable, members);
+
+    // Builds __result from the locals and returns it.
+    private static string Build(string typeName, bool withCapable, IReadOnlyList<ConstructedMember> members)
     {
         var initializer = members.Where(m => m.IsRequired || (m.IsInitOnly && !withCapable)).ToList();
         var optionalInit = members.Where(m => !m.IsRequired && m.IsInitOnly && withCapable).ToList();
@@ -51,15 +71,17 @@ internal static class ConstructionEmitter
                   };
               }
               """;
-        var assignments = Paragraphs(assigned.Select(m => $$"""
-            if ({{m.Present}})
-            {
-                __result.{{m.Name}} = {{m.Local}};
-            }
-            """));
+        var assignments = Paragraphs(assigned.Select(Assignment));
 
         return Indent(Paragraphs([$"{typeName} __result;\n{construction}", assignments, "return __result;"]), 8);
     }
+
+    private static string Assignment(ConstructedMember member) => $$"""
+        if ({{member.Present}})
+        {
+            __result.{{member.Name}} = {{member.Local}};
+        }
+        """;
 
     private static string New(string typeName, IEnumerable<ConstructedMember> members) => $$"""
         __result = new {{typeName}}

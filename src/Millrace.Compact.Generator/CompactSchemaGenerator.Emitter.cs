@@ -51,14 +51,10 @@ public sealed partial class CompactSchemaGenerator
         }
 
         var setsAsRead = ConstructionEmitter.SetsAsRead(members);
-        var locals = setsAsRead
-            ? $"var __result = new {model.FullName}();"
-            : Lines(model.Fields.Select((field, i) => $"{field.TypeName} __m{i} = default!;\nbool __has{i} = false;"));
+        var locals = ConstructionEmitter.Start(model.FullName, setsAsRead, members, [.. model.Fields.Select(field => field.TypeName)]);
         var unknownLocal = model.UnknownFields is null ? string.Empty : $"\n        {Unknown}? __unknown = null;";
         var keepUnknown = model.UnknownFields is null ? string.Empty : $"\n                    (__unknown ??= new {Unknown}()).Append(reader.Since(__offset));";
-        var construction = !setsAsRead
-            ? ConstructionEmitter.Emit(model.FullName, withCapable: model.Keyword != "class", members)
-            : Indent(model.UnknownFields is { } unknown ? $"if (__unknown is not null)\n{{\n    __result.{unknown} = __unknown;\n}}\n\nreturn __result;" : "return __result;", 8);
+        var construction = ConstructionEmitter.Finish(model.FullName, withCapable: model.Keyword != "class", setsAsRead, members, members.Skip(model.Fields.Count));
         return $$"""
                 /// <inheritdoc />
                 public static {{model.FullName}} ReadFields(ref global::Millrace.Compact.Wire.CompactReader reader, global::Millrace.Compact.CompactLimits limits, int depth)
@@ -74,7 +70,7 @@ public sealed partial class CompactSchemaGenerator
 
                         switch (__index)
                         {
-            {{Indent(Lines(model.Fields.Select((field, i) => ReadCase(field, i, setsAsRead))), 16)}}
+            {{Indent(Lines(model.Fields.Select((field, i) => ReadCase(field, i, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead))), 16)}}
                             default:
                                 reader.Skip(__wire);{{keepUnknown}}
                                 break;
@@ -88,9 +84,8 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
-    private static string ReadCase(FieldModel field, int i, bool setsAsRead)
+    private static string ReadCase(FieldModel field, int i, string target, bool setsAsRead)
     {
-        var target = setsAsRead ? "__result." + field.Name : "__m" + i;
         var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
         var read = field.Collection == CollectionKind.None
             ? $"{target} = {ValueRead(field.Value, "reader")};"

@@ -16,10 +16,8 @@ public sealed partial class NbtSerializableGenerator
     {
         var members = model.Members.Select((member, i) => new ConstructedMember(member.Name, "__m" + i, "__has" + i, member.IsRequired, member.IsInitOnly)).ToList();
         var setsAsRead = ConstructionEmitter.SetsAsRead(members);
-        var locals = setsAsRead
-            ? $"var __result = new {model.FullName}();"
-            : Lines(model.Members.Select((member, i) => $"{member.TypeName} __m{i} = default!;\nbool __has{i} = false;"));
-        var construction = setsAsRead ? Indent("return __result;", 8) : ConstructionEmitter.Emit(model.FullName, withCapable: model.Keyword != "class", members);
+        var locals = ConstructionEmitter.Start(model.FullName, setsAsRead, members, [.. model.Members.Select(member => member.TypeName)]);
+        var construction = ConstructionEmitter.Finish(model.FullName, withCapable: model.Keyword != "class", setsAsRead, members, []);
         return PartialType(
         model.Namespace,
         model.Keyword,
@@ -32,7 +30,7 @@ public sealed partial class NbtSerializableGenerator
         {{Indent(locals, 8)}}
                 while (reader.Read() && reader.Token != {{Token}}.EndCompound)
                 {
-        {{Indent(Paragraphs(model.Members.Select((member, i) => ReadMember(member, setsAsRead ? "__result." + member.Name : null, i))), 12)}}
+        {{Indent(Paragraphs(model.Members.Select((member, i) => ReadMember(member, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead, i))), 12)}}
 
                     reader.Skip();
                 }
@@ -50,11 +48,10 @@ public sealed partial class NbtSerializableGenerator
         """);
     }
 
-    // target: the member itself when the reader sets as it reads, else null for its local and flag.
-    private static string ReadMember(MemberModel member, string? target, int i)
+    // into: where the value goes (ConstructionEmitter.Target); a reader that reads into locals also raises the flag.
+    private static string ReadMember(MemberModel member, string into, bool setsAsRead, int i)
     {
         var name = Literal(member.TagName);
-        var into = target ?? "__m" + i;
         // An array is filled in place: the list's count was checked against the bytes that remain, and exactly that
         // many elements come before its end (a list and ToArray allocated it twice).
         var read = member.Collection switch
@@ -87,7 +84,7 @@ public sealed partial class NbtSerializableGenerator
         return $$"""
             if (reader.NameEquals({{name}}u8))
             {
-            {{Indent(read, 4)}}{{(target is null ? $"\n    __has{i} = true;" : string.Empty)}}
+            {{Indent(read, 4)}}{{(setsAsRead ? string.Empty : $"\n    __has{i} = true;")}}
                 continue;
             }
             """;
