@@ -48,18 +48,8 @@ internal ref struct NbtTreeReader
         }
         finally
         {
-            // Only references: cleared so the pool keeps no tree alive.
-            if (_pending.Length > 0)
-            {
-                ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
-                _pending = [];
-            }
-
-            if (_names.Length > 0)
-            {
-                ArrayPool<string?>.Shared.Return(_names, clearArray: true);
-                _names = [];
-            }
+            GiveBack(ref _pending);
+            GiveBack(ref _names);
         }
     }
 
@@ -228,7 +218,7 @@ internal ref struct NbtTreeReader
             return _cursor.Decode(bytes, _cursor.Position - bytes.Length);
         }
 
-        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so they compare as ASCII.
+        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so a kept name compares as ASCII.
         if (_names.Length == 0)
         {
             _names = ArrayPool<string?>.Shared.Rent(NameSlots);
@@ -240,19 +230,26 @@ internal ref struct NbtTreeReader
             return cached;
         }
 
-        return slot = Encoding.Latin1.GetString(bytes);
+        return slot = _cursor.Decode(bytes, _cursor.Position - bytes.Length);
     }
 
     private void GrowPending()
     {
         var grown = ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Rent(Math.Max(64, _pending.Length * 2));
         _pending.AsSpan(0, _pendingCount).CopyTo(grown);
-        if (_pending.Length > 0)
-        {
-            ArrayPool<KeyValuePair<string, NbtTag>>.Shared.Return(_pending, clearArray: true);
-        }
-
+        GiveBack(ref _pending);
         _pending = grown;
+    }
+
+    // Returns a rented array (none when it is the empty one) and forgets it; only references, cleared so the pool keeps
+    // no tree alive.
+    private static void GiveBack<T>(ref T[] array)
+    {
+        if (array.Length > 0)
+        {
+            ArrayPool<T>.Shared.Return(array, clearArray: true);
+            array = [];
+        }
     }
 
     private void Enter()
