@@ -7,6 +7,8 @@ using Millrace.Json.Base64;
 using Millrace.Json.Streaming;
 using Millrace.Nbt;
 using Millrace.Nbt.Binary;
+using Millrace.Nbt.Borrowed;
+using Millrace.Nbt.Tests.Borrowed;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Snbt;
 
@@ -28,6 +30,7 @@ internal static class FuzzTargets
             () => NbtSeeds(format))),
         new FuzzTarget("nbt-detect", data => NbtFile.Read(data, options: Nbt), () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("snbt", data => SnbtParser.Parse(Encoding.UTF8.GetString(data)), () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
@@ -55,6 +58,52 @@ internal static class FuzzTargets
             }
         }
 
+    }
+
+    // The tree reader is the oracle: the borrowed document must read what it reads, and refuse what it refuses (a
+    // malformed string when decoded; the two charge the byte quota differently, so a quota error settles nothing).
+    private static void ReadBorrowed(byte[] data)
+    {
+        NbtDocument? tree = null;
+        NbtFormatException? treeError = null;
+        try
+        {
+            tree = NbtDocument.Read(data, Nbt);
+        }
+        catch (NbtFormatException exception)
+        {
+            treeError = exception;
+        }
+
+        NbtBorrowedDocument document;
+        try
+        {
+            document = NbtBorrowedDocument.Parse(data, Nbt);
+        }
+        catch (NbtFormatException exception) when (treeError is null && exception.Code != NbtErrorCodes.Quota)
+        {
+            throw new InvalidOperationException("The borrowed document refuses what the tree reader reads: " + exception.Message, exception);
+        }
+
+        using (document)
+        {
+            if (tree is not null && !tree.Root.Equals(ElementTree.Build(document.Root)))
+            {
+                throw new InvalidOperationException("The borrowed document reads another tree than the tree reader.");
+            }
+
+            if (treeError is not null && treeError.Code is not (NbtErrorCodes.BadEncoding or NbtErrorCodes.Quota))
+            {
+                throw new InvalidOperationException("The borrowed document reads what the tree reader refuses: " + treeError.Message);
+            }
+
+            if (treeError?.Code == NbtErrorCodes.BadEncoding)
+            {
+                // A malformed string: decoding every one must find it.
+                _ = (document.Name, ElementTree.Build(document.Root));
+                throw new InvalidOperationException("The borrowed document decodes a string the tree reader refuses: " + treeError.Message);
+            }
+        }
     }
 
     private static void ReadRegion(byte[] data)

@@ -5,70 +5,13 @@ namespace Millrace.Nbt.Tests;
 
 public class RoundTripTests
 {
-    private static NbtTag RandomTag(Random random, int depth)
-    {
-        var type = depth > 3 ? random.Next(1, 9) : random.Next(1, 13);
-        return type switch
-        {
-            1 => new NbtByte((sbyte)random.Next(-128, 128)),
-            2 => new NbtShort((short)random.Next(short.MinValue, short.MaxValue + 1)),
-            3 => new NbtInt(random.Next(int.MinValue, int.MaxValue)),
-            4 => new NbtLong(random.NextInt64(long.MinValue, long.MaxValue)),
-            5 => new NbtFloat((float)((random.NextDouble() - 0.5) * Math.Pow(10, random.Next(-20, 20)))),
-            6 => new NbtDouble((random.NextDouble() - 0.5) * Math.Pow(10, random.Next(-200, 200))),
-            7 => new NbtByteArray([.. Enumerable.Range(0, random.Next(20)).Select(_ => (byte)random.Next(256))]),
-            8 => new NbtString(RandomString(random)),
-            9 => RandomList(random, depth),
-            10 => RandomCompound(random, depth),
-            11 => new NbtIntArray([.. Enumerable.Range(0, random.Next(10)).Select(_ => random.Next(int.MinValue, int.MaxValue))]),
-            _ => new NbtLongArray([.. Enumerable.Range(0, random.Next(10)).Select(_ => random.NextInt64(long.MinValue, long.MaxValue))]),
-        };
-    }
-
-    private static string RandomString(Random random)
-    {
-        const string Alphabet = "abcXYZ019 _-.+\"'\\\n\0\u00e9\u4e2d";
-        var text = new string([.. Enumerable.Range(0, random.Next(12)).Select(_ => Alphabet[random.Next(Alphabet.Length)])]);
-        return random.Next(4) == 0 ? text + "\U0001F600" : text;
-    }
-
-    private static NbtList RandomList(Random random, int depth)
-    {
-        var list = new NbtList();
-        var first = RandomTag(random, depth + 1);
-        list.Add(first);
-        for (var i = random.Next(4); i > 0; i--)
-        {
-            NbtTag next;
-            do
-            {
-                next = RandomTag(random, depth + 1);
-            }
-            while (next.Type != first.Type);
-            list.Add(next);
-        }
-
-        return list;
-    }
-
-    private static NbtCompound RandomCompound(Random random, int depth)
-    {
-        var compound = new NbtCompound();
-        for (var i = random.Next(5); i > 0; i--)
-        {
-            compound[RandomString(random)] = RandomTag(random, depth + 1);
-        }
-
-        return compound;
-    }
-
     [Fact]
     public void RandomTrees_RoundTripInEveryFlavourAndCompression()
     {
         var random = new Random(2026);
         for (var i = 0; i < 300; i++)
         {
-            var document = new NbtDocument(RandomString(random), RandomCompound(random, 0));
+            var document = new NbtDocument(RandomTrees.String(random), RandomTrees.Compound(random, 0));
             foreach (var format in Enum.GetValues<NbtFormat>())
             {
                 var compression = (NbtCompression)(i % 3);
@@ -146,7 +89,7 @@ public class RoundTripTests
         var random = new Random(11);
         for (var i = 0; i < 300; i++)
         {
-            var tag = RandomCompound(random, 0);
+            var tag = RandomTrees.Compound(random, 0);
             var compact = SnbtWriter.Write(tag);
             Assert.Equal(tag, SnbtParser.Parse(compact));
             var pretty = SnbtWriter.Write(tag, pretty: true);

@@ -2,7 +2,7 @@ namespace Millrace.Nbt.Binary;
 
 /// <summary>
 /// The uncompressed bytes of an NBT input: the input itself, or its verified decompression in a pooled buffer that
-/// <see cref="Dispose"/> returns. Errors a reader finds in decompressed bytes are told so by <see cref="ScopeOffset"/>.
+/// <see cref="Dispose"/> returns. Errors a reader finds in decompressed bytes are told so by <see cref="ScopeOffset(NbtFormatException)"/>.
 /// </summary>
 internal ref struct NbtPayload
 {
@@ -37,11 +37,14 @@ internal ref struct NbtPayload
     }
 
     /// <summary>Marks an error found in decompressed bytes as such; always <see langword="false"/>, for use as an exception filter.</summary>
-    public readonly bool ScopeOffset(NbtFormatException exception)
+    public readonly bool ScopeOffset(NbtFormatException exception) => ScopeOffset(Compression, exception);
+
+    /// <summary>Marks an error found in bytes decompressed from <paramref name="compression"/> as such; always <see langword="false"/>, for use as an exception filter.</summary>
+    public static bool ScopeOffset(NbtCompression compression, NbtFormatException exception)
     {
-        if (Compression != NbtCompression.None)
+        if (compression != NbtCompression.None)
         {
-            exception.SetOffsetScope(Compression == NbtCompression.Gzip ? "of the gzip-decompressed data" : "of the zlib-decompressed data");
+            exception.SetOffsetScope(compression == NbtCompression.Gzip ? "of the gzip-decompressed data" : "of the zlib-decompressed data");
         }
 
         return false;

@@ -33,10 +33,10 @@ internal ref struct NbtTreeReader
     private long _accounted;
     private int _depth;
 
-    public NbtTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options)
+    public NbtTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options, int position = 0)
     {
         _options = options;
-        _cursor = new NbtCursor(data, options.Format);
+        _cursor = new NbtCursor(data, options.Format, position);
     }
 
     /// <summary>Reads the root tag and checks that nothing follows it.</summary>
@@ -45,6 +45,20 @@ internal ref struct NbtTreeReader
         try
         {
             return ReadRoot();
+        }
+        finally
+        {
+            GiveBack(ref _pending);
+            GiveBack(ref _names);
+        }
+    }
+
+    /// <summary>Reads one tag whose payload starts at the position given: a borrowed document's element made owned.</summary>
+    public NbtTag ReadTag(NbtTagType type)
+    {
+        try
+        {
+            return ReadPayload(type);
         }
         finally
         {

@@ -12,6 +12,7 @@ internal static class NbtSuite
     private const string TreeRead = "Deserialize (tree)";
     private const string Write = "Serialize (reused writer)";
     private const string Skim = "Pull reader skim (Read + Skip)";
+    private const string Borrowed = "Borrowed document (parse + dispose)";
     private const double MiB = 1024 * 1024;
     private static IReadOnlyList<string> Shapes => NbtBenchmarkData.Shapes;
 
@@ -87,20 +88,20 @@ internal static class NbtSuite
 
     private static string ThroughputTable(RunResults results)
     {
-        var text = new StringBuilder("| input | bytes | tree read | write (reused writer) | pull reader skim |\n|---|---:|---:|---:|---:|\n");
+        var text = new StringBuilder("| input | bytes | tree read | write (reused writer) | pull reader skim | borrowed document |\n|---|---:|---:|---:|---:|---:|\n");
         foreach (var shape in RateShapes)
         {
             if (!Sizes.Value.ContainsKey(shape))
             {
-                text.Append(CultureInfo.InvariantCulture, $"| {shape}.dat | not here: {NbtBenchmarkData.ComplexPlayer}.dat is read from MILLRACE_NBT_COMPLEX_PLAYER or ../shared/ | | | |\n");
+                text.Append(CultureInfo.InvariantCulture, $"| {shape}.dat | not here: {NbtBenchmarkData.ComplexPlayer}.dat is read from MILLRACE_NBT_COMPLEX_PLAYER or ../shared/ | | | | |\n");
                 continue;
             }
 
-            text.Append(CultureInfo.InvariantCulture, $"| {shape} | {Format.Count(Sizes.Value[shape].Bytes)} | {RateText(Rate(results, TreeRead, shape))} | {RateText(Rate(results, Write, shape))} | {RateText(Rate(results, Skim, shape))} |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {shape} | {Format.Count(Sizes.Value[shape].Bytes)} | {RateText(Rate(results, TreeRead, shape))} | {RateText(Rate(results, Write, shape))} | {RateText(Rate(results, Skim, shape))} | {RateText(Rate(results, Borrowed, shape))} |\n");
         }
 
-        text.Append("| simdnbt::owned on complex_player.dat (its README; another machine, Rust) | 3,380 | 828 MiB/s | 2,727 MiB/s (2.6633 GiB/s) | |\n");
-        text.Append("| simdnbt::borrow on complex_player.dat (its README; lazy: decodes on demand) | 3,380 | 4,403 MiB/s (4.3 GiB/s) | 2,481 MiB/s (2.4228 GiB/s) | |\n");
+        text.Append("| simdnbt::owned on complex_player.dat (its README; another machine, Rust) | 3,380 | 828 MiB/s | 2,727 MiB/s (2.6633 GiB/s) | | |\n");
+        text.Append("| simdnbt::borrow on complex_player.dat (its README; lazy: decodes on demand) | 3,380 | | 2,481 MiB/s (2.4228 GiB/s) | | 4,403 MiB/s (4.3 GiB/s) |\n");
         return text.ToString().TrimEnd('\n');
     }
 
@@ -109,7 +110,7 @@ internal static class NbtSuite
         const string Shape = NbtBenchmarkData.ComplexPlayer;
         if (!Sizes.Value.ContainsKey(Shape))
         {
-            foreach (var target in new[] { "tree read ≥ 800 MiB/s", "write ≥ 2 GiB/s", "pull reader ≥ 3 GiB/s" })
+            foreach (var target in new[] { "tree read ≥ 800 MiB/s", "write ≥ 2 GiB/s", "pull reader ≥ 3 GiB/s", "borrowed document ≥ 4 GiB/s" })
             {
                 yield return new TargetResult($"issue 16: complex_player.dat {target}", "complex_player.dat is not here (MILLRACE_NBT_COMPLEX_PLAYER or ../shared/)", Verdict.NotMeasured);
             }
@@ -122,9 +123,10 @@ internal static class NbtSuite
             yield return TargetResult.AtLeast("issue 16: complex_player.dat write ≥ 2 GiB/s (simdnbt 2.66 GiB/s)", write, 2048, RateText(write));
             var skim = Rate(results, Skim, Shape);
             yield return TargetResult.AtLeast("issue 16: complex_player.dat pull reader ≥ 3 GiB/s", skim, 3072, RateText(skim));
+            var borrowed = Rate(results, Borrowed, Shape);
+            yield return TargetResult.AtLeast("issue 16: complex_player.dat borrowed document (NbtBorrowedDocument: keeps the input, decodes on demand) ≥ 4 GiB/s (simdnbt::borrow 4.3 GiB/s on its machine)", borrowed, 4096, RateText(borrowed));
         }
 
-        yield return new TargetResult("issue 16: a borrowed document mode (keeps the input, decodes on demand) ≥ 4 GiB/s (simdnbt::borrow 4.3 GiB/s)", "not built", Verdict.NotMet);
         yield return TreeAllocationTarget(results, "issue 16: tree reads allocating ≤ 1.1× the retained tree", 1.1);
     }
 
