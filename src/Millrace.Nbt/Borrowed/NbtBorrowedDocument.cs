@@ -12,15 +12,19 @@ namespace Millrace.Nbt.Borrowed;
 /// <remarks>
 /// <para>
 /// Parsing refuses what <see cref="NbtDocument.Read(ReadOnlySpan{byte}, NbtReaderOptions?)"/> refuses, at the same offset
-/// and tag path, with one difference: string contents (Modified UTF-8 in Java's flavours, UTF-8 in Bedrock's) are checked
-/// when a string or name is decoded, not while parsing; a malformed one is then an <see cref="NbtFormatException"/> at its
-/// offset. The tape counts against <see cref="NbtReaderOptions.MaxBytes"/> (20 bytes per tag) as a tree does.
+/// and tag path, with two differences. String contents (Modified UTF-8 in Java's flavours, UTF-8 in Bedrock's) are
+/// checked when a string or name is decoded, not while parsing; a malformed one is then an <see cref="NbtFormatException"/>
+/// at its offset. And <see cref="NbtReaderOptions.MaxBytes"/> bounds what the document itself holds, its tape at 20 bytes
+/// a tag, where a tree is charged each tag's payload too: a document can fit where its tree would not (then
+/// <see cref="ToDocument"/> says so), and a tiny quota can refuse a document whose tree would fit.
 /// </para>
 /// <para>
 /// The Bedrock network flavour is not supported: its numbers are varints, which cannot be read in place. The input must
 /// not change while the document is in use. Reading is thread-safe; <see cref="Dispose"/> returns the tape (and a
 /// decompressed copy of the input) to the pool, after which the document and its elements throw
-/// <see cref="ObjectDisposedException"/>. <see cref="NbtReaderOptions.UnwrapHeterogeneousLists"/> applies to
+/// <see cref="ObjectDisposedException"/>; memory and views already taken from them (<see cref="Bytes"/>,
+/// <see cref="NbtElement.GetStringBytes"/>, <see cref="NbtElement.GetByteArray"/>, <see cref="NbtProperty.NameBytes"/>,
+/// <see cref="NbtNumberView{T}"/>) cannot check, and must not be used after it. <see cref="NbtReaderOptions.UnwrapHeterogeneousLists"/> applies to
 /// <see cref="ToDocument"/> and <see cref="NbtElement.ToTag"/> only: elements show the lists as the bytes hold them.
 /// </para>
 /// </remarks>
@@ -137,9 +141,9 @@ public sealed class NbtBorrowedDocument : IDisposable
     /// <summary>Returns the tape and any decompressed copy of the input to the pool. Elements must not be used after it.</summary>
     public void Dispose()
     {
-        if (_tape is { } tape)
+        // Once, however many threads race to it: a tape returned twice would be handed to two renters.
+        if (Interlocked.Exchange(ref _tape, null) is { } tape)
         {
-            _tape = null;
             NbtTape.Return(tape);
             _decompressed?.Dispose();
             _decompressed = null;

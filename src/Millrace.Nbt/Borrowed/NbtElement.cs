@@ -80,7 +80,11 @@ public readonly struct NbtElement
         }
     }
 
-    /// <summary>Finds a compound's tag by name (the last, when the input repeats the name).</summary>
+    /// <summary>
+    /// Finds a compound's tag by name, compared as the bytes of the name's encoding in the flavour (Modified UTF-8 or
+    /// UTF-8): the last tag, when the input repeats it. A name the input spells in a form Java's decoder accepts but its
+    /// encoder never writes (a raw zero byte, an overlong sequence) is found by <see cref="EnumerateCompound"/> instead.
+    /// </summary>
     /// <param name="name">The name.</param>
     /// <param name="value">The tag, when found.</param>
     /// <returns><see langword="true"/> when the compound has it.</returns>
@@ -122,7 +126,7 @@ public readonly struct NbtElement
 
     /// <summary>
     /// Finds a compound's tag by its name's bytes as the input holds them (Modified UTF-8 or UTF-8, by flavour), without
-    /// decoding any name. A name the input repeats finds its last tag, as Minecraft and the tree reader keep it.
+    /// decoding any name. Bytes the input repeats find their last tag, as Minecraft and the tree reader keep it.
     /// </summary>
     /// <param name="encodedName">The name's bytes; for ASCII names, <c>"Health"u8</c>.</param>
     /// <param name="value">The tag, when found.</param>

@@ -61,10 +61,13 @@ internal static class NbtTape
             _ => Build<LittleEndian>(data, options, namedRoot: true, out count),
         };
 
-    /// <summary>Returns a tape to the pool; one sized exactly to the quota was allocated, and is left to the collector.</summary>
+    /// <summary>
+    /// Returns a tape to the pool. One sized exactly to the quota was allocated, and is left to the collector unless its
+    /// size is one the pool keeps (a power of two from 16: shorter ones it refuses).
+    /// </summary>
     public static void Return(NbtTapeEntry[] tape)
     {
-        if (BitOperations.IsPow2(tape.Length))
+        if (tape.Length >= 16 && BitOperations.IsPow2(tape.Length))
         {
             ArrayPool<NbtTapeEntry>.Shared.Return(tape);
         }
@@ -266,7 +269,9 @@ internal static class NbtTape
                 var members = frame.Remaining;
                 while (true)
                 {
-                    while (pos < length && count < tape.Length)
+                    // The run's count of entries in a variable of its own, which the JIT keeps in a register.
+                    var run = count;
+                    while (pos < length && run < tape.Length)
                     {
                         var memberType = Unsafe.Add(ref bytes, pos);
                         if (memberType == 0)
@@ -275,11 +280,12 @@ internal static class NbtTape
                             // its parent list; anything else is for the loop above.
                             pos++;
                             ref var closed = ref tape[frame.Entry];
-                            closed.Next = count;
+                            closed.Next = run;
                             closed.Count = members;
                             state.Depth = --depth;
                             if (depth == 0)
                             {
+                                count = run;
                                 goto NextTag;
                             }
 
@@ -287,10 +293,11 @@ internal static class NbtTape
                             if (frame.Kind == NbtTagType.Compound && frame.Remaining == 0)
                             {
                                 // The last compound of a list: the list ends too.
-                                tape[frame.Entry].Next = count;
+                                tape[frame.Entry].Next = run;
                                 state.Depth = --depth;
                                 if (depth == 0)
                                 {
+                                    count = run;
                                     goto NextTag;
                                 }
 
@@ -303,17 +310,18 @@ internal static class NbtTape
                                 continue;
                             }
 
-                            if (frame.Kind != NbtTagType.Compound || frame.Remaining == 0 || count == tape.Length || depth >= maxDepth || depth == frames.Length)
+                            if (frame.Kind != NbtTagType.Compound || frame.Remaining == 0 || run == tape.Length || depth >= maxDepth || depth == frames.Length)
                             {
+                                count = run;
                                 goto NextTag;
                             }
 
                             frame.Remaining--;
-                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), count++);
+                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
                             element.Name = -1;
                             element.Payload = pos;
                             element.Type = NbtTagType.Compound;
-                            frames[depth++] = new Frame(count - 1, NbtTagType.End, 0);
+                            frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
                             state.Depth = depth;
                             frame = ref frames[depth - 1];
                             members = 0;
@@ -338,20 +346,20 @@ internal static class NbtTape
                         }
                         else if (kind == CompoundKind && (uint)payload <= (uint)length && depth < maxDepth && depth < frames.Length)
                         {
-                            // A compound inside a compound: entered here, its parent's count kept in the parent's frame.
-                            ref var nested = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), count++);
+                            // A compound inside a compound: entered here, its parent's run kept in the parent's frame.
+                            ref var nested = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
                             nested.Name = pos + 1;
                             nested.Payload = payload;
                             nested.Type = NbtTagType.Compound;
                             frame.Remaining = members + 1;
-                            frames[depth++] = new Frame(count - 1, NbtTagType.End, 0);
+                            frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
                             state.Depth = depth;
                             frame = ref frames[depth - 1];
                             members = 0;
                             pos = payload;
                             continue;
                         }
-                        else if (kind == ListKind && (uint)payload + 5 <= (uint)length && depth + 2 <= maxDepth && depth + 2 <= frames.Length && count + 2 <= tape.Length)
+                        else if (kind == ListKind && (uint)payload + 5 <= (uint)length && depth + 2 <= maxDepth && depth + 2 <= frames.Length && run + 2 <= tape.Length)
                         {
                             // A list of numbers, read in place, or of compounds, whose first the run goes into.
                             var elementType = Unsafe.Add(ref bytes, payload);
@@ -364,10 +372,10 @@ internal static class NbtTape
                                 break;
                             }
 
-                            ref var list = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), count++);
+                            ref var list = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
                             list.Name = pos + 1;
                             list.Payload = first;
-                            list.Next = count;
+                            list.Next = run;
                             list.Type = NbtTagType.List;
                             list.Count = elements;
                             list.ElementType = (NbtTagType)elementType;
@@ -379,12 +387,12 @@ internal static class NbtTape
                             }
 
                             frame.Remaining = members;
-                            frames[depth++] = new Frame(count - 1, NbtTagType.Compound, elements - 1);
-                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), count++);
+                            frames[depth++] = new Frame(run - 1, NbtTagType.Compound, elements - 1);
+                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
                             element.Name = -1;
                             element.Payload = first;
                             element.Type = NbtTagType.Compound;
-                            frames[depth++] = new Frame(count - 1, NbtTagType.End, 0);
+                            frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
                             state.Depth = depth;
                             frame = ref frames[depth - 1];
                             members = 0;
@@ -402,14 +410,16 @@ internal static class NbtTape
                             break;
                         }
 
-                        ref var member = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), count++);
+                        ref var member = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
                         member.Name = pos + 1;
                         member.Payload = payload;
-                        member.Next = count;
+                        member.Next = run;
                         member.Type = (NbtTagType)memberType;
                         members++;
                         pos = end;
                     }
+
+                    count = run;
 
                     // The compound's end, or a tag for the path above.
                     if (pos >= length)

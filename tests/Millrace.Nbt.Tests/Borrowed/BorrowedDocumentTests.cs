@@ -343,9 +343,32 @@ public class BorrowedDocumentTests
             Assert.Equal(0, document.Root.GetProperty("many")[49_999].Count);
         }
 
-        // The tape counts against MaxBytes (20 bytes an entry), as a tree would.
+        // The tape counts against MaxBytes, 20 bytes an entry.
         var error = Assert.Throws<NbtFormatException>(() => NbtBorrowedDocument.Parse(bytes, new NbtReaderOptions { MaxBytes = 200_000 }));
         Assert.Equal(NbtErrorCodes.Quota, error.Code);
+    }
+
+    [Fact]
+    public void TinyQuotas_RefuseWithAQuotaError_AndDisposeCleanly()
+    {
+        // Tapes sized exactly to a tiny quota are not pool sizes: neither the error path nor Dispose may hand them back.
+        byte[][] inputs = [[0x0A, 0x00, 0x00, 0x00], [0x0A, 0x00, 0x00, 0x01, 0x00, 0x01, (byte)'a', 0x05, 0x00]];
+        foreach (var input in inputs)
+        {
+            for (var maxBytes = 1; maxBytes <= 400; maxBytes++)
+            {
+                try
+                {
+                    var document = NbtBorrowedDocument.Parse(input, new NbtReaderOptions { MaxBytes = maxBytes });
+                    Assert.Equal(NbtDocument.Read(input).Root, ElementTree.Build(document.Root));
+                    document.Dispose();
+                }
+                catch (NbtFormatException exception)
+                {
+                    Assert.Equal(NbtErrorCodes.Quota, exception.Code);
+                }
+            }
+        }
     }
 
     private static List<string> EnumerateNames(NbtElement compound)
