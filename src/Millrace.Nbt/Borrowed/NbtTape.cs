@@ -317,12 +317,7 @@ internal static class NbtTape
                             }
 
                             frame.Remaining--;
-                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
-                            element.Name = -1;
-                            element.Payload = pos;
-                            element.Type = NbtTagType.Compound;
-                            frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
-                            state.Depth = depth;
+                            EnterElement(tape, ref run, frames, ref depth, ref state, pos);
                             frame = ref frames[depth - 1];
                             members = 0;
                             continue;
@@ -388,12 +383,7 @@ internal static class NbtTape
 
                             frame.Remaining = members;
                             frames[depth++] = new Frame(run - 1, NbtTagType.Compound, elements - 1);
-                            ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
-                            element.Name = -1;
-                            element.Payload = first;
-                            element.Type = NbtTagType.Compound;
-                            frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
-                            state.Depth = depth;
+                            EnterElement(tape, ref run, frames, ref depth, ref state, first);
                             frame = ref frames[depth - 1];
                             members = 0;
                             pos = first;
@@ -446,6 +436,19 @@ internal static class NbtTape
                 }
             }
         }
+    }
+
+    // Inside the run: a compound that is a list's element gets its entry and the top frame; the caller has checked
+    // that both have room and that the depth allows it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void EnterElement(NbtTapeEntry[] tape, ref int run, Frame[] frames, ref int depth, ref State state, int payload)
+    {
+        ref var element = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
+        element.Name = -1;
+        element.Payload = payload;
+        element.Type = NbtTagType.Compound;
+        frames[depth++] = new Frame(run - 1, NbtTagType.End, 0);
+        state.Depth = depth;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
