@@ -1,3 +1,5 @@
+using Millrace.Cli.Batch;
+using Millrace.Parallel.Progress;
 using System.Text;
 using System.Text.Json;
 
@@ -136,6 +138,29 @@ public sealed class BatchCommandsTests : IDisposable
         Assert.Contains("100%", error.ToString(), StringComparison.Ordinal);
         Assert.Contains("files/s", error.ToString(), StringComparison.Ordinal);
         Assert.Contains("\u001b[", error.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ClusterProgress_ShowsEachSilosShare_WhileTheBatchRuns()
+    {
+        var silos = new List<SiloProgress> { new("10.0.0.1:11111", 40, 20.5), new("10.0.0.2:11111", 60, 30) };
+        var progress = new ParallelProgress(100, 100, 0, 0, 300, TimeSpan.FromSeconds(2), 50, TimeSpan.FromSeconds(4), IsFinal: false);
+
+        var plain = new StringWriter();
+        new ProgressDisplay(plain, terminal: false).Report(progress, silos);
+        Assert.Equal("progress: 100/300 (33%), 50.0 files/s, ETA 0:04; silo 10.0.0.1:11111 40 at 20.5/s, silo 10.0.0.2:11111 60 at 30.0/s", plain.ToString().TrimEnd());
+
+        // On a terminal, a row for each silo under the batch's own.
+        var terminal = new StringWriter();
+        var display = new ProgressDisplay(terminal, terminal: true);
+        await display.RunAsync(300, () =>
+        {
+            display.Report(progress, silos);
+            display.Report(progress with { Completed = 300, IsFinal = true }, [silos[0] with { Converted = 140 }, silos[1] with { Converted = 160 }]);
+            return Task.FromResult(0);
+        });
+        Assert.Contains("silo 10.0.0.1:11111", terminal.ToString(), StringComparison.Ordinal);
+        Assert.Contains("silo 10.0.0.2:11111", terminal.ToString(), StringComparison.Ordinal);
     }
 
     [Theory]

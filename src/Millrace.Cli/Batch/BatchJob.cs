@@ -148,7 +148,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             ShouldHandle = FileConversion.IsTransient,
         },
         RateLimit = limits.RatePerSecond is { } permits ? new RateLimitOptions { PermitsPerPeriod = permits } : null,
-        Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = display.Report },
+        Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = progress => display.Report(progress) },
     };
 
     private string OutputPathOf(string path, FileFormatKind format)

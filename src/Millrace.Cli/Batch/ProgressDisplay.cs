@@ -12,7 +12,14 @@ namespace Millrace.Cli.Batch;
 /// </summary>
 internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
 {
+    private ProgressContext? _context;
     private ProgressTask? _task;
+    private int _total;
+
+    // A cluster batch's silos, each a row of its own under the batch's on a terminal. A silo's row counts its files
+    // against the whole batch; it shows no time left, which only the batch's row can tell.
+    private readonly Dictionary<string, ProgressTask> _silos = new(StringComparer.Ordinal);
+    private readonly HashSet<int> _siloRows = [];
 
     /// <summary>Gets how often progress is reported.</summary>
     public TimeSpan Interval => terminal ? TimeSpan.FromMilliseconds(200) : TimeSpan.FromSeconds(2);
@@ -30,22 +37,38 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
         return await console.Progress()
             .AutoClear(false)
             .HideCompleted(false)
-            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingTimeColumn())
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingColumn(_siloRows))
             .StartAsync(async context =>
             {
-                _task = context.AddTask("converting", maxValue: Math.Max(total, 1));
+                _context = context;
+                _total = Math.Max(total, 1);
+                _task = context.AddTask("converting", maxValue: _total);
                 return await work();
             });
     }
 
-    /// <summary>Shows one progress report.</summary>
-    public void Report(ParallelProgress progress)
+    /// <summary>Shows one progress report, with each silo's share of a cluster batch when there are silos.</summary>
+    public void Report(ParallelProgress progress, IReadOnlyList<SiloProgress>? silos = null)
     {
         var done = progress.Completed + progress.Failed;
         if (_task is { } task)
         {
             task.Value = done;
             task.Description = progress.Failed > 0 ? string.Create(CultureInfo.InvariantCulture, $"converting ({progress.Failed} failed)") : "converting";
+            foreach (var silo in silos ?? [])
+            {
+                if (!_silos.TryGetValue(silo.Name, out var row))
+                {
+                    _silos[silo.Name] = row = _context!.AddTask("silo " + silo.Name, maxValue: _total);
+                    lock (_siloRows)
+                    {
+                        _siloRows.Add(row.Id);
+                    }
+                }
+
+                row.Value = silo.Converted;
+            }
+
             return;
         }
 
@@ -60,10 +83,27 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
             ? string.Create(CultureInfo.InvariantCulture, $"ETA {(int)remaining.TotalMinutes}:{remaining.Seconds:00}")
             : "ETA -:--";
         var failed = progress.Failed > 0 ? $", {progress.Failed} failed" : string.Empty;
+        var bySilo = silos is { Count: > 0 }
+            ? "; " + string.Join(", ", silos.Select(silo => string.Create(CultureInfo.InvariantCulture, $"silo {silo.Name} {silo.Converted} at {silo.PerSecond:0.0}/s")))
+            : string.Empty;
         lock (writer)
         {
-            writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} files/s, {eta}{failed}"));
+            writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} files/s, {eta}{failed}{bySilo}"));
             writer.Flush();
+        }
+    }
+
+    /// <summary>The batch's time left; blank on a silo's row.</summary>
+    private sealed class RemainingColumn(HashSet<int> siloRows) : ProgressColumn
+    {
+        private readonly RemainingTimeColumn _remaining = new();
+
+        public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime)
+        {
+            lock (siloRows)
+            {
+                return siloRows.Contains(task.Id) ? Text.Empty : _remaining.Render(options, task, deltaTime);
+            }
         }
     }
 
@@ -74,3 +114,9 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
             new Text(string.Create(CultureInfo.InvariantCulture, $"{task.Speed ?? 0:0.0} files/s"));
     }
 }
+
+/// <summary>One silo's share of a cluster batch so far: the files it converted, and its rate while converting them.</summary>
+/// <param name="Name">The silo.</param>
+/// <param name="Converted">The files it converted.</param>
+/// <param name="PerSecond">Its files per second, from its first to its latest.</param>
+internal readonly record struct SiloProgress(string Name, int Converted, double PerSecond);

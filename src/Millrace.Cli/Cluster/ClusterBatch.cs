@@ -91,13 +91,16 @@ internal static class ClusterBatch
             if (clock.Elapsed - lastReport >= display.Interval)
             {
                 lastReport = clock.Elapsed;
-                display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: false));
+                display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: false), Silos(bySilo));
             }
         }
 
-        display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: true));
+        display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: true), Silos(bySilo));
         return results;
     }
+
+    private static List<SiloProgress> Silos(Dictionary<string, SiloThroughput> bySilo) =>
+        [.. bySilo.OrderBy(s => s.Key, StringComparer.Ordinal).Select(s => new SiloProgress(s.Key, s.Value.Converted, s.Value.PerSecond))];
 
     private static ParallelProgress Progress(long done, long failed, long total, TimeSpan elapsed, bool isFinal)
     {
