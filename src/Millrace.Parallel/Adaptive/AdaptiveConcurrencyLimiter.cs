@@ -4,7 +4,7 @@ namespace Millrace.Parallel.Adaptive;
 /// A Vegas-style concurrency limit, after TCP Vegas and Netflix's concurrency-limits (<c>VegasLimit</c>,
 /// <c>Gradient2Limit</c>), and the gate it drives. Decisions are made once per round: as many completions as the
 /// limit in slow start, else at least <see cref="MinRoundCompletions"/>. The round's median latency is compared with
-/// the no-load latency (the lowest round median since the last probe) plus a noise band of twice the rounds' mean
+/// the no-load latency (the lowest round median since the last probe; a drop of more than a quarter only once the next round confirms it) plus a noise band of twice the rounds' mean
 /// deviation (learned, as TCP learns its round-trip variance, from rounds that show no queue). By Little's law the
 /// items a round queues beyond that band are <c>limit × (1 − tolerated / latency)</c>; the limit grows while they are
 /// fewer than <c>α = 0.75 max(1, log10 limit)</c> (doubling per round in slow start, then by one), holds up to
@@ -48,6 +48,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     private const double FailureRise = 0.1;
     private const double FailingRound = 0.5;
     private const double SignificantCut = 0.1;
+    private const double SuddenDrop = 0.25;
 
     private readonly AdaptiveConcurrencyOptions _options;
     private readonly int _maxLimit;
@@ -64,6 +65,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     private int _windowFailures;
     private readonly List<long> _windowLatencies = [];
     private double _noLoadLatency;
+    private double _lastLatency;
     private double _smoothedLatency;
     private double _latencyDeviation;
     private bool _queuedLastRound;
@@ -199,10 +201,17 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
         }
         else if (latency > 0 && !RebasedAfterUnrelievedCuts(latency))
         {
-            if (_noLoadLatency == 0 || latency < _noLoadLatency)
+            // The no-load latency is the lowest round's, but one more than a quarter below it counts only when the next
+            // round shows it too: a coarse timer can end a whole round's waits early together (2 ms waits that last
+            // 4.2 ms measured 2.1 ms for one round of 16), and one such round taken as the baseline reads every
+            // ordinary round after it as a queue of half the limit.
+            var lowest = latency < _noLoadLatency * (1 - SuddenDrop) ? Math.Max(latency, _lastLatency) : latency;
+            if (_noLoadLatency == 0 || lowest < _noLoadLatency)
             {
-                _noLoadLatency = latency;
+                _noLoadLatency = lowest;
             }
+
+            _lastLatency = latency;
 
             // Latency within twice the rounds' mean deviation of the no-load latency is noise, not a queue: a coarse
             // timer shifts whole rounds together (10 ms waits measured 10.4, 12.5 or 14.6 ms a round on a 2-core VM),

@@ -121,6 +121,20 @@ public class AdaptiveConcurrencyTests
         Assert.Equal(16, limiter.Limit);
     }
 
+    [Fact]
+    public async Task OneRoundEndingEarlyTogether_DoesNotBecomeTheBaseline()
+    {
+        // A 2 ms timer wait that lasts 4.2 ms: now and then a whole round of 16 ends in 2.1 ms. Taken as the no-load
+        // latency, that round would read every ordinary round after it as a queue of half the limit and cut it.
+        using var limiter = Create(initial: 16, max: 16);
+        long[] rounds = [42, 42, 42, 21, 42, 42, 42, 42, 21, 42, 42, 42];
+        foreach (var latency in rounds)
+        {
+            await RoundAsync(limiter, latency);
+            Assert.Equal(16, limiter.Limit);
+        }
+    }
+
     /// <summary>
     /// A service that answers in 10 ms up to 16 concurrent calls and in 10 ms × (c/16)² beyond: its throughput peaks
     /// at 1,600 calls/s at 16 and falls beyond. The simulation is discrete-event on simulated time: each call's
