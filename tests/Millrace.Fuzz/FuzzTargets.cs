@@ -30,6 +30,7 @@ internal static class FuzzTargets
             () => NbtSeeds(format))),
         new FuzzTarget("nbt-detect", data => NbtFile.Read(data, options: Nbt), () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("snbt", data => SnbtParser.Parse(Encoding.UTF8.GetString(data)), () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
@@ -45,19 +46,58 @@ internal static class FuzzTargets
     private static void PullAll(byte[] data)
     {
         var reader = new NbtPullReader(data, Nbt);
-        var skip = data.Length % 2 == 0;
         while (reader.Read())
         {
-            if (skip && reader.Token == NbtToken.StartList)
-            {
-                reader.Skip();
-            }
-            else if (reader.Token == NbtToken.Value && reader.TagType == Millrace.Nbt.Tags.NbtTagType.String)
+            if (reader.Token == NbtToken.Value && reader.TagType == Millrace.Nbt.Tags.NbtTagType.String)
             {
                 _ = reader.GetString();
             }
         }
+    }
 
+    // Reading token by token is Skip's oracle: past every container below the root, both must stop at the same place
+    // or refuse the input at the same offset.
+    private static void SkipAll(byte[] data)
+    {
+        var skipped = PassContainers(data, skip: true);
+        var read = PassContainers(data, skip: false);
+        if (skipped != read)
+        {
+            throw new InvalidOperationException($"Skip ends at {skipped}, reading token by token at {read}.");
+        }
+    }
+
+    private static string PassContainers(byte[] data, bool skip)
+    {
+        var places = new StringBuilder();
+        try
+        {
+            var reader = new NbtPullReader(data, Nbt);
+            while (reader.Read())
+            {
+                if (reader.Token is NbtToken.StartCompound or NbtToken.StartList && reader.Depth > 1)
+                {
+                    if (skip)
+                    {
+                        reader.Skip();
+                    }
+                    else
+                    {
+                        for (var depth = reader.Depth - 1; reader.Depth > depth && reader.Read();)
+                        {
+                        }
+                    }
+
+                    places.Append(reader.BytesConsumed).Append(' ');
+                }
+            }
+
+            return places.ToString();
+        }
+        catch (NbtFormatException exception)
+        {
+            return $"{places}error {exception.Code} at {exception.ByteOffset}";
+        }
     }
 
     // The tree reader is the oracle: the borrowed document must read what it reads, and refuse what it refuses (a

@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
@@ -177,6 +178,7 @@ public ref struct NbtPullReader
         // token it stops on needs.
         var end = Token == NbtToken.StartCompound ? NbtToken.EndCompound : NbtToken.EndList;
         var target = _depth - 1;
+        Span<Frame> open = stackalloc Frame[PassFrames];
         while (_depth > target)
         {
             ref var frame = ref FrameAt(_depth - 1);
@@ -185,6 +187,7 @@ public ref struct NbtPullReader
                 // A compound's values in one run, up to its end or a container to enter.
                 while (true)
                 {
+                    SkipSimpleMembers(open);
                     var type = _cursor.ReadTagType();
                     if (type == NbtTagType.End)
                     {
@@ -229,6 +232,120 @@ public ref struct NbtPullReader
         _nameStart = -1;
         Token = end;
         TagType = NbtTagType.End;
+    }
+
+    // Inside Skip: what comes next in a compound, each tag checked once, as a whole extent, on the raw bytes, where the
+    // careful steps check every length through the cursor: numbers, strings, lists of numbers, and compounds and lists
+    // of compounds, opened on a small stack of the pass's own and pushed as the reader's frames when the pass stops
+    // inside them. It stops at what it cannot check that way (the end of the compound it started in, lists of anything
+    // else, arrays, anything malformed or too deep) and leaves it to the careful steps, so they still say exactly what
+    // is wrong and where.
+    private void SkipSimpleMembers(scoped Span<Frame> open)
+    {
+        var (taken, opened) = _cursor.Format switch
+        {
+            NbtFormat.Java or NbtFormat.JavaNetwork => SimpleMembers<BigEndian>(_data, _cursor.Position, _maxDepth - _depth, open),
+            NbtFormat.Bedrock => SimpleMembers<LittleEndian>(_data, _cursor.Position, _maxDepth - _depth, open),
+            _ => default, // Bedrock network's varint numbers have no fixed size.
+        };
+        if (taken > 0)
+        {
+            _cursor.Take(taken);
+        }
+
+        foreach (var frame in open[..opened])
+        {
+            Push(frame);
+        }
+    }
+
+    private const int PassFrames = 8;
+
+    // Room: how many more containers may open before the reader's MaxDepth. The pass always stops between two tags of
+    // a compound (the one it started in, or the innermost it opened), where the careful steps go on.
+    private static (int Taken, int Opened) SimpleMembers<TOrder>(ReadOnlySpan<byte> data, int start, int room, Span<Frame> open)
+        where TOrder : struct, IByteOrder
+    {
+        ref var bytes = ref MemoryMarshal.GetReference(data);
+        var length = data.Length;
+        var pos = start;
+        var depth = 0;
+        while (pos < length)
+        {
+            var id = Unsafe.Add(ref bytes, pos);
+            if (id == 0 && depth > 0)
+            {
+                // The end of a compound the pass opened: the next element of its list, or its parent's next tag.
+                pos++;
+                depth--;
+                if (depth > 0 && open[depth - 1].IsList)
+                {
+                    ref var list = ref open[depth - 1];
+                    if (list.Remaining > 0)
+                    {
+                        list.Remaining--;
+                        open[depth++] = new Frame(false, NbtTagType.End, 0);
+                        continue;
+                    }
+
+                    depth--;
+                }
+
+                continue;
+            }
+
+            // The payload's extent in a long, so no list's length can wrap it.
+            long end = NbtMemberKinds.EndOfValue<TOrder>(ref bytes, length, pos, out var kind, out var payload);
+            if (end != 0)
+            {
+                // A number or a string: its extent is checked below.
+            }
+            else if (kind == NbtMemberKinds.Compound && depth < room && depth < open.Length && payload <= length)
+            {
+                open[depth++] = new Frame(false, NbtTagType.End, 0);
+                pos = payload;
+                continue;
+            }
+            else if (kind == NbtMemberKinds.List && depth < room && (uint)payload + 5 <= (uint)length)
+            {
+                var elementKind = NbtMemberKinds.Of[Unsafe.Add(ref bytes, payload)];
+                var elements = TOrder.ReadInt32(ref Unsafe.Add(ref bytes, payload + 1));
+                var first = payload + 5;
+                if (elements < 0 || (elementKind == NbtMemberKinds.Compound ? elements > length - first : (uint)(elementKind - 1) >= 8))
+                {
+                    break;
+                }
+
+                if (elementKind == NbtMemberKinds.Compound && elements > 0)
+                {
+                    // The list's frame and its first element's, as the careful steps would push them.
+                    if (depth + 1 >= room || depth + 2 > open.Length)
+                    {
+                        break;
+                    }
+
+                    open[depth++] = new Frame(true, NbtTagType.Compound, elements - 1);
+                    open[depth++] = new Frame(false, NbtTagType.End, 0);
+                    pos = first;
+                    continue;
+                }
+
+                end = first + ((long)elements * (elementKind == NbtMemberKinds.Compound ? 0 : elementKind));
+            }
+            else
+            {
+                break;
+            }
+
+            if (end > length)
+            {
+                break;
+            }
+
+            pos = (int)end;
+        }
+
+        return (pos - start, depth);
     }
 
     // Inside Skip: a compound or list is entered, its frame pushed.

@@ -213,12 +213,7 @@ internal ref struct NbtTreeReader
             _pending[_pendingCount++] = new KeyValuePair<string, NbtTag>(name, tag);
         }
 
-        var compound = new NbtCompound(_pendingCount - first);
-        for (var i = first; i < _pendingCount; i++)
-        {
-            compound.AddUnchecked(_pending[i].Key, _pending[i].Value);
-        }
-
+        var compound = new NbtCompound(_pending.AsSpan(first, _pendingCount - first));
         _pendingCount = first;
         _depth--;
         return compound;
@@ -227,24 +222,31 @@ internal ref struct NbtTreeReader
     private string ReadName()
     {
         var bytes = _cursor.ReadStringBytes();
-        if (bytes.IsEmpty || !Ascii.IsValid(bytes))
+        if (bytes.IsEmpty)
         {
-            return _cursor.Decode(bytes, _cursor.Position - bytes.Length);
+            return string.Empty;
         }
 
-        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so a kept name compares as ASCII.
         if (_names.Length == 0)
         {
             _names = ArrayPool<string?>.Shared.Rent(NameSlots);
         }
 
+        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so a kept name compares as ASCII;
+        // the comparison is false for any byte above, so a hit needs no other check.
         ref var slot = ref _names[(bytes.Length ^ (bytes[0] << 1) ^ (bytes[^1] << 3)) & (NameSlots - 1)];
         if (slot is { } cached && Ascii.Equals(bytes, cached))
         {
             return cached;
         }
 
-        return slot = _cursor.Decode(bytes, _cursor.Position - bytes.Length);
+        var name = _cursor.Decode(bytes, _cursor.Position - bytes.Length);
+        if (Ascii.IsValid(bytes))
+        {
+            slot = name;
+        }
+
+        return name;
     }
 
     private void GrowPending()

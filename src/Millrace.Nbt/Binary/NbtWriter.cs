@@ -20,6 +20,7 @@ public ref struct NbtWriter
 
     // The most bytes of a number array asked for at once, so a large array never needs one huge span.
     private const int ArrayRun = 16 * 1024;
+    private const int ShortText = 32;
 
     private readonly NbtFormat _format;
     private BufferWriterCursor _cursor;
@@ -411,6 +412,11 @@ public ref struct NbtWriter
 
     private void PutString(string text)
     {
+        if (text.Length <= ShortText && !Varints && TryPutShortAscii(text))
+        {
+            return;
+        }
+
         if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
         {
             var length = ModifiedUtf8.GetByteCount(text);
@@ -451,6 +457,37 @@ public ref struct NbtWriter
         }
 
         _cursor.Advance(StrictUtf8.GetBytes(text, _cursor.GetSpan(byteCount)));
+    }
+
+    // Names and most string values are short and ASCII (U+0001 to U+007F, one byte each in both encodings): one pass
+    // narrows them behind their length prefix, where counting the bytes first and then narrowing took two passes and
+    // two calls. Anything else is left, unwritten, to the encoders.
+    private bool TryPutShortAscii(string text)
+    {
+        var span = _cursor.GetSpan(2 + text.Length);
+        var destination = span.Slice(2, text.Length);
+        for (var i = 0; i < destination.Length; i++)
+        {
+            var c = text[i];
+            if ((uint)(c - 1) >= 0x7F)
+            {
+                return false;
+            }
+
+            destination[i] = (byte)c;
+        }
+
+        if (LittleEndian)
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(span, (ushort)text.Length);
+        }
+        else
+        {
+            BinaryPrimitives.WriteUInt16BigEndian(span, (ushort)text.Length);
+        }
+
+        _cursor.Advance(2 + text.Length);
+        return true;
     }
 
     // UTF-8 cannot carry an unpaired surrogate; the platform's default encoder would write U+FFFD in its place.

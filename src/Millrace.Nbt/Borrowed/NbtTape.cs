@@ -323,23 +323,12 @@ internal static class NbtTape
                             continue;
                         }
 
-                        if (length - pos < 3)
+                        var end = NbtMemberKinds.EndOfValue<TOrder>(ref bytes, length, pos, out var kind, out var payload);
+                        if (end != 0)
                         {
-                            break;
+                            // A number or a string: its extent is checked below.
                         }
-
-                        var kind = MemberKinds[memberType];
-                        var payload = pos + 3 + TOrder.ReadUInt16(ref Unsafe.Add(ref bytes, pos + 1));
-                        int end;
-                        if ((uint)(kind - 1) < 8)
-                        {
-                            end = payload + kind;
-                        }
-                        else if (kind == StringKind && (uint)payload + 2 <= (uint)length)
-                        {
-                            end = payload + 2 + TOrder.ReadUInt16(ref Unsafe.Add(ref bytes, payload));
-                        }
-                        else if (kind == CompoundKind && (uint)payload <= (uint)length && depth < maxDepth && depth < frames.Length)
+                        else if (kind == NbtMemberKinds.Compound && (uint)payload <= (uint)length && depth < maxDepth && depth < frames.Length)
                         {
                             // A compound inside a compound: entered here, its parent's run kept in the parent's frame.
                             ref var nested = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(tape), run++);
@@ -354,15 +343,15 @@ internal static class NbtTape
                             pos = payload;
                             continue;
                         }
-                        else if (kind == ListKind && (uint)payload + 5 <= (uint)length && depth + 2 <= maxDepth && depth + 2 <= frames.Length && run + 2 <= tape.Length)
+                        else if (kind == NbtMemberKinds.List && (uint)payload + 5 <= (uint)length && depth + 2 <= maxDepth && depth + 2 <= frames.Length && run + 2 <= tape.Length)
                         {
                             // A list of numbers, read in place, or of compounds, whose first the run goes into.
                             var elementType = Unsafe.Add(ref bytes, payload);
-                            var elementKind = MemberKinds[elementType];
+                            var elementKind = NbtMemberKinds.Of[elementType];
                             var elements = TOrder.ReadInt32(ref Unsafe.Add(ref bytes, payload + 1));
                             var first = payload + 5;
-                            var elementSize = elementKind == CompoundKind ? 1 : elementKind;
-                            if (elements < 0 || (uint)(elementSize - 1) >= 8 || (ulong)elements * (uint)elementSize > (uint)(length - first) || (elementKind == CompoundKind && elements == 0))
+                            var elementSize = elementKind == NbtMemberKinds.Compound ? 1 : elementKind;
+                            if (elements < 0 || (uint)(elementSize - 1) >= 8 || (ulong)elements * (uint)elementSize > (uint)(length - first) || (elementKind == NbtMemberKinds.Compound && elements == 0))
                             {
                                 break;
                             }
@@ -375,7 +364,7 @@ internal static class NbtTape
                             list.Count = elements;
                             list.ElementType = (NbtTagType)elementType;
                             members++;
-                            if (elementKind != CompoundKind)
+                            if (elementKind != NbtMemberKinds.Compound)
                             {
                                 pos = first + (elements * elementSize);
                                 continue;
@@ -500,24 +489,6 @@ internal static class NbtTape
 
     // The size of each number type by tag id, 0 for the rest: the tags read by skipping a fixed count of bytes.
     private static ReadOnlySpan<byte> NumberSizes => [0, 1, 2, 4, 8, 4, 8, 0, 0, 0, 0, 0, 0];
-
-    // What a compound's fast run does with each byte that could be a tag id: a number's size (1-8), StringKind,
-    // ListKind, CompoundKind, or 0 for everything it leaves to the careful path (End, arrays, ids that are not tags).
-    private const byte StringKind = 16;
-    private const byte CompoundKind = 32;
-    private const byte ListKind = 64;
-
-    private static ReadOnlySpan<byte> MemberKinds =>
-    [
-        0, 1, 2, 4, 8, 4, 8, 0, StringKind, ListKind, CompoundKind, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    ];
 
     private static int MinimumSize(NbtTagType type) => type switch
     {

@@ -4,23 +4,59 @@ using System.Diagnostics.CodeAnalysis;
 namespace Millrace.Nbt.Tags;
 
 /// <summary>Named tags in insertion order, with typed getters.</summary>
+/// <remarks>
+/// Reading is safe from several threads at once; changing is not, and an enumeration throws when its compound changed
+/// since it began.
+/// </remarks>
 public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTag>>
 {
-    private readonly OrderedDictionary<string, NbtTag> _tags;
+    // Compounds are mostly small (an inventory item has four tags): their tags sit in one array in insertion order,
+    // found by a scan while there are few and by a name index, made on the first lookup, among more. A tree read makes
+    // each compound at its final size with no index, where a dictionary per compound cost three objects and a hash of
+    // every name.
+    private const int ScanLimit = 8;
+
+    private KeyValuePair<string, NbtTag>[] _tags;
+    private int _count;
+    private Dictionary<string, int>? _index;
+    private int _version;
 
     /// <summary>Initializes an empty compound.</summary>
-    public NbtCompound() => _tags = new OrderedDictionary<string, NbtTag>(StringComparer.Ordinal);
+    public NbtCompound() => _tags = [];
 
-    internal NbtCompound(int capacity) => _tags = new OrderedDictionary<string, NbtTag>(capacity, StringComparer.Ordinal);
+    // A read's tags, in the input's order; a name that repeats keeps its first place and its last tag.
+    internal NbtCompound(ReadOnlySpan<KeyValuePair<string, NbtTag>> tags)
+    {
+        _tags = tags.ToArray();
+        _count = tags.Length;
+        if (HasRepeatedName())
+        {
+            _tags = [];
+            _count = 0;
+            foreach (var (name, tag) in tags)
+            {
+                Set(name, tag);
+            }
+        }
+    }
 
     /// <inheritdoc />
     public override NbtTagType Type => NbtTagType.Compound;
 
     /// <summary>Gets the number of named tags.</summary>
-    public int Count => _tags.Count;
+    public int Count => _count;
 
     /// <summary>Gets the names, in insertion order.</summary>
-    public IEnumerable<string> Names => _tags.Keys;
+    public IEnumerable<string> Names
+    {
+        get
+        {
+            foreach (var (name, _) in this)
+            {
+                yield return name;
+            }
+        }
+    }
 
     /// <summary>Gets or sets the tag named <paramref name="name"/>; setting a new name appends it.</summary>
     /// <param name="name">The name.</param>
@@ -28,7 +64,7 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     /// <exception cref="KeyNotFoundException">No tag has that name.</exception>
     public NbtTag this[string name]
     {
-        get => _tags.TryGetValue(name, out var tag) ? tag : throw new KeyNotFoundException($"The compound has no tag named '{name}'.");
+        get => IndexOf(name) is >= 0 and var i ? _tags[i].Value : throw new KeyNotFoundException($"The compound has no tag named '{name}'.");
         set
         {
             ArgumentNullException.ThrowIfNull(value);
@@ -37,7 +73,7 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
                 throw new ArgumentException("A compound cannot hold End tags.", nameof(value));
             }
 
-            _tags[name] = value;
+            Set(name, value);
         }
     }
 
@@ -53,18 +89,36 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
             throw new ArgumentException("A compound cannot hold End tags.", nameof(tag));
         }
 
-        _tags.Add(name, tag);
+        if (IndexOf(name) >= 0)
+        {
+            throw new ArgumentException($"The compound already has a tag named '{name}'.", nameof(name));
+        }
+
+        Append(name, tag);
     }
 
     /// <summary>Gets whether a tag has <paramref name="name"/>.</summary>
     /// <param name="name">The name.</param>
     /// <returns><see langword="true"/> when it has.</returns>
-    public bool Contains(string name) => _tags.ContainsKey(name);
+    public bool Contains(string name) => IndexOf(name) >= 0;
 
     /// <summary>Removes the tag named <paramref name="name"/>.</summary>
     /// <param name="name">The name.</param>
     /// <returns><see langword="true"/> when it was there.</returns>
-    public bool Remove(string name) => _tags.Remove(name);
+    public bool Remove(string name)
+    {
+        var i = IndexOf(name);
+        if (i < 0)
+        {
+            return false;
+        }
+
+        _tags.AsSpan(i + 1, _count - i - 1).CopyTo(_tags.AsSpan(i));
+        _tags[--_count] = default;
+        _index = null;
+        _version++;
+        return true;
+    }
 
     /// <summary>Gets the tag named <paramref name="name"/> as a <typeparamref name="T"/>.</summary>
     /// <typeparam name="T">The tag class.</typeparam>
@@ -74,7 +128,7 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     public bool TryGet<T>(string name, [NotNullWhen(true)] out T? tag)
         where T : NbtTag
     {
-        tag = _tags.TryGetValue(name, out var found) ? found as T : null;
+        tag = IndexOf(name) is >= 0 and var i ? _tags[i].Value as T : null;
         return tag is not null;
     }
 
@@ -102,7 +156,7 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
 
     /// <summary>Enumerates the named tags in insertion order, without allocating.</summary>
     /// <returns>A struct enumerator.</returns>
-    public OrderedDictionary<string, NbtTag>.Enumerator GetEnumerator() => _tags.GetEnumerator();
+    public Enumerator GetEnumerator() => new(this);
 
     IEnumerator<KeyValuePair<string, NbtTag>> IEnumerable<KeyValuePair<string, NbtTag>>.GetEnumerator() => GetEnumerator();
 
@@ -116,9 +170,9 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
             return false;
         }
 
-        foreach (var (name, tag) in _tags)
+        foreach (var (name, tag) in this)
         {
-            if (!compound._tags.TryGetValue(name, out var theirs) || !tag.Equals(theirs))
+            if (compound.IndexOf(name) is not (>= 0 and var i) || !tag.Equals(compound._tags[i].Value))
             {
                 return false;
             }
@@ -132,7 +186,7 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     {
         // Order-independent, as equality is: NBT readers do not promise key order.
         var hash = 0;
-        foreach (var (name, tag) in _tags)
+        foreach (var (name, tag) in this)
         {
             hash ^= HashCode.Combine(StringComparer.Ordinal.GetHashCode(name), tag);
         }
@@ -140,5 +194,133 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
         return HashCode.Combine(NbtTagType.Compound, hash, Count);
     }
 
-    internal void AddUnchecked(string name, NbtTag tag) => _tags[name] = tag;
+    private int IndexOf(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        if (_count <= ScanLimit)
+        {
+            var tags = _tags.AsSpan(0, _count);
+            for (var i = 0; i < tags.Length; i++)
+            {
+                if (string.Equals(tags[i].Key, name))
+                {
+                    return i;
+                }
+            }
+
+            return -1;
+        }
+
+        // Made by whichever reader gets here first, whole before it is published: readers on other threads see it
+        // complete or make their own.
+        var index = Volatile.Read(ref _index);
+        if (index is null)
+        {
+            index = new Dictionary<string, int>(_count, StringComparer.Ordinal);
+            for (var i = 0; i < _count; i++)
+            {
+                index[_tags[i].Key] = i;
+            }
+
+            Volatile.Write(ref _index, index);
+        }
+
+        return index.TryGetValue(name, out var found) ? found : -1;
+    }
+
+    // Sets a tag: in its place when the name is there, else appended.
+    private void Set(string name, NbtTag tag)
+    {
+        if (IndexOf(name) is >= 0 and var i)
+        {
+            _tags[i] = new KeyValuePair<string, NbtTag>(_tags[i].Key, tag);
+            return;
+        }
+
+        Append(name, tag);
+    }
+
+    private void Append(string name, NbtTag tag)
+    {
+        if (_count == _tags.Length)
+        {
+            Array.Resize(ref _tags, Math.Max(4, _count * 2));
+        }
+
+        _index?.Add(name, _count);
+        _tags[_count++] = new KeyValuePair<string, NbtTag>(name, tag);
+        _version++;
+    }
+
+    // Whether a read's tags repeat a name (the last one stands, in the first one's place, as Minecraft's reader keeps it).
+    private bool HasRepeatedName()
+    {
+        if (_count <= ScanLimit)
+        {
+            for (var i = 1; i < _count; i++)
+            {
+                for (var j = 0; j < i; j++)
+                {
+                    if (string.Equals(_tags[i].Key, _tags[j].Key))
+                    {
+                        return true;
+                    }
+                }
+            }
+
+            return false;
+        }
+
+        // Among many, the index that lookups would make anyway finds them.
+        var index = new Dictionary<string, int>(_count, StringComparer.Ordinal);
+        for (var i = 0; i < _count; i++)
+        {
+            if (!index.TryAdd(_tags[i].Key, i))
+            {
+                return true;
+            }
+        }
+
+        _index = index;
+        return false;
+    }
+
+    /// <summary>Enumerates a compound's named tags in insertion order.</summary>
+    public struct Enumerator : IEnumerator<KeyValuePair<string, NbtTag>>
+    {
+        private readonly NbtCompound _compound;
+        private readonly int _version;
+        private int _position;
+
+        internal Enumerator(NbtCompound compound)
+        {
+            _compound = compound;
+            _version = compound._version;
+            _position = -1;
+        }
+
+        /// <inheritdoc />
+        public readonly KeyValuePair<string, NbtTag> Current => _compound._tags[_position];
+
+        readonly object IEnumerator.Current => Current;
+
+        /// <inheritdoc />
+        public bool MoveNext()
+        {
+            if (_version != _compound._version)
+            {
+                throw new InvalidOperationException("The compound changed while it was being enumerated.");
+            }
+
+            return ++_position < _compound._count;
+        }
+
+        /// <inheritdoc />
+        public void Reset() => _position = -1;
+
+        /// <inheritdoc />
+        public readonly void Dispose()
+        {
+        }
+    }
 }

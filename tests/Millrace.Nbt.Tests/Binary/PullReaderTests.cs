@@ -77,21 +77,28 @@ public class PullReaderTests
         Assert.Equal(["Hampus", "Eggbert", "Compound tag #0", "Compound tag #1"], names);
     }
 
-    // Skip walks the bytes on its own, without Read's per-token state: at every container of every flavour it must stop
-    // where reading token by token to the container's end does, and refuse corrupt bytes at the same offset.
+    // Skip walks the bytes on its own, without Read's per-token state, and takes a compound's numbers, strings and lists
+    // of numbers in one pass over the raw bytes: at every container of every flavour it must stop where reading token
+    // by token to the container's end does, and refuse corrupt, truncated or too deep input with the same error at the
+    // same offset.
     [Theory]
     [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.JavaNetwork)]
     [InlineData(NbtFormat.Bedrock)]
     [InlineData(NbtFormat.BedrockNetwork)]
     public void Skip_StopsWhereReadingTokenByTokenDoes_AndFailsAtTheSameOffset(NbtFormat format)
     {
-        var options = new NbtReaderOptions { Format = format };
-        var bytes = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Format = format });
         var random = new Random(16);
-        for (var trial = 0; trial < 300; trial++)
+        var documents = new[] { NbtSamples.BigTest() }
+            .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
+            .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
+            .ToArray();
+        for (var trial = 0; trial < 600; trial++)
         {
-            var input = (byte[])bytes.Clone();
-            if (trial > 0)
+            var bytes = documents[trial % documents.Length];
+            var options = new NbtReaderOptions { Format = format, MaxDepth = trial % 5 == 4 ? 1 + (trial / 5 % 4) : 512 };
+            var input = trial % 7 == 6 ? bytes.AsSpan(0, random.Next(bytes.Length)).ToArray() : (byte[])bytes.Clone();
+            if (trial >= documents.Length && input.Length > 0)
             {
                 input[random.Next(input.Length)] = (byte)random.Next(256);
             }
@@ -105,6 +112,45 @@ public class PullReaderTests
                     break;
                 }
             }
+        }
+    }
+
+    // The edges of Skip's pass over raw bytes, where it must hand over to the careful steps: containers opened exactly
+    // up to MaxDepth (a list of numbers counts as one), and a list of compounds whose count is just above or below
+    // what the bytes after it could hold.
+    [Fact]
+    public void Skip_AtMaxDepthAndAtCountsThatJustFit_StopsOrFailsWhereReadingDoes()
+    {
+        foreach (var format in new[] { NbtFormat.Java, NbtFormat.Bedrock })
+        {
+            for (var nesting = 0; nesting < 6; nesting++)
+            {
+                foreach (var inner in new NbtTag[] { new NbtList([new NbtByte(1), new NbtByte(2)]), new NbtList([new NbtCompound { { "c", new NbtByte(3) } }]), new NbtCompound() })
+                {
+                    var tag = inner;
+                    for (var level = 0; level < nesting; level++)
+                    {
+                        tag = level % 2 == 0 ? new NbtCompound { { "x", new NbtInt(level) }, { "in", tag } } : new NbtList([tag]);
+                    }
+
+                    var bytes = new NbtDocument("r", new NbtCompound { { "t", tag }, { "after", new NbtShort(5) } }).ToArray(new NbtWriterOptions { Format = format });
+                    for (var maxDepth = 1; maxDepth < 9; maxDepth++)
+                    {
+                        var options = new NbtReaderOptions { Format = format, MaxDepth = maxDepth };
+                        Assert.Equal(Walk(bytes, options, 0, skip: false), Walk(bytes, options, 0, skip: true));
+                    }
+                }
+            }
+        }
+
+        // {l: [{}, {}]} with the list's count set from 0 to 6: 2 fits, 3 takes the root's end as an element, 4 and more
+        // are more than the bytes after the count could hold.
+        byte[] list = [10, 0, 1, (byte)'r', 9, 0, 1, (byte)'l', 10, 0, 0, 0, 2, 0, 0, 0];
+        for (var count = 0; count < 7; count++)
+        {
+            var input = (byte[])list.Clone();
+            input[12] = (byte)count;
+            Assert.Equal(Walk(input, new NbtReaderOptions(), 0, skip: false), Walk(input, new NbtReaderOptions(), 0, skip: true));
         }
     }
 
@@ -162,7 +208,7 @@ public class PullReaderTests
         }
         catch (NbtFormatException exception)
         {
-            return $"error {exception.ByteOffset}";
+            return $"error {exception.Code} at {exception.ByteOffset}";
         }
     }
 

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Runtime.CompilerServices;
 
-namespace Millrace.Nbt.Borrowed;
+namespace Millrace.Nbt.Binary;
 
 /// <summary>A flavour's byte order as a type argument, so a loop specialized for it tests nothing per value.</summary>
 internal interface IByteOrder
