@@ -30,6 +30,8 @@ public sealed partial class NbtSerializableGenerator
         {{Indent(locals, 8)}}
                 while (reader.Read() && reader.Token != {{Token}}.EndCompound)
                 {
+                    // Every tag inside a compound has a name: it is compared with each member's as bytes, taken once.
+                    var __name = reader.NameBytes;
         {{Indent(Paragraphs(model.Members.Select((member, i) => ReadMember(member, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead, i))), 12)}}
 
                     reader.Skip();
@@ -82,7 +84,7 @@ public sealed partial class NbtSerializableGenerator
               """,
         };
         return $$"""
-            if (reader.NameEquals({{name}}u8))
+            if (global::System.MemoryExtensions.SequenceEqual(__name, {{name}}u8))
             {
             {{Indent(read, 4)}}{{(setsAsRead ? string.Empty : $"\n    __has{i} = true;")}}
                 continue;
