@@ -142,6 +142,25 @@ public sealed class CliContractTests : IDisposable
         Assert.DoesNotContain("Millrace.", run.Error, StringComparison.Ordinal);
     }
 
+    // A Redis that does not answer is a cluster that cannot be reached, said in one line by a submitter and by a silo:
+    // the Redis client's exception (a page of connection state) escaped both as a crash, exit 134.
+    [Theory]
+    [InlineData("cluster status --cluster redis://127.0.0.1:1")]
+    [InlineData("batch convert in out --to snbt --cluster redis://127.0.0.1:1")]
+    [InlineData("cluster silo --redis 127.0.0.1:1")]
+    public async Task UnreachableRedis_IsOneLine_AndExitOne(string command)
+    {
+        Directory.CreateDirectory(Path.Combine(_temp.FullName, "in"));
+        File.Copy(CliRun.Sample("hello_world.nbt"), Path.Combine(_temp.FullName, "in", "a.nbt"), overwrite: true);
+
+        var run = await Run(command);
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("No Redis answered at 127.0.0.1:1", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "the cluster unreachable, in the user's words");
+        Assert.False(Directory.Exists(Path.Combine(_temp.FullName, "out")));
+    }
+
     [Fact]
     public async Task BadOptionValue_NamesTheOption()
     {

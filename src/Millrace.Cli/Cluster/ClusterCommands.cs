@@ -8,6 +8,7 @@ using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
 using Orleans.Configuration;
 using Orleans.Persistence.FileStorage;
+using StackExchange.Redis;
 #endif
 
 namespace Millrace.Cli.Cluster;
@@ -112,7 +113,15 @@ internal static class ClusterCommands
                 silo.AddMillraceWorker<ConvertFileHandler>(ConvertFileHandler.Name, o => o.MaxDegreeOfParallelism = parsed.GetValue(parallel));
             });
             using var host = builder.Build();
-            await host.StartAsync(cancellationToken);
+            try
+            {
+                await host.StartAsync(cancellationToken);
+            }
+            catch (RedisConnectionException exception)
+            {
+                throw ClusterConnection.RedisUnreachable(redisEndpoint!, exception);
+            }
+
             await using (var output = console.CreateTextOutput())
             {
                 var store = redisEndpoint is null ? folder : $"Redis {redisEndpoint}";

@@ -122,6 +122,11 @@ internal static class ClusterConnection
             host.Dispose();
             throw new TimeoutException($"No silo answered at {address} within {ConnectTimeout.TotalSeconds:0} s.");
         }
+        catch (RedisConnectionException exception)
+        {
+            host.Dispose();
+            throw RedisUnreachable(address.Redis!, exception);
+        }
         catch
         {
             host.Dispose();
@@ -139,6 +144,13 @@ internal static class ClusterConnection
 
         public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
+
+    /// <summary>What a silo or a client reports when the cluster's Redis cannot be reached.</summary>
+    /// <param name="redis">The Redis.</param>
+    /// <param name="exception">The client library's error, whose message is a page of the connection's state: what the user needs is where and what failed.</param>
+    /// <returns>The error, as the tool reports a cluster it cannot reach.</returns>
+    public static TimeoutException RedisUnreachable(IPEndPoint redis, RedisConnectionException exception) =>
+        new($"No Redis answered at {redis} ({exception.FailureType}).", exception);
 
     /// <summary>Redis connection options for <c>HOST:PORT</c>: it keeps retrying a Redis that restarts, as the silos must.</summary>
     public static ConfigurationOptions RedisOptions(IPEndPoint redis)
