@@ -79,6 +79,8 @@ public sealed class CliContractTests : IDisposable
         "batch convert in out --to snbt --cluster nonsense",
         "batch convert in out --to snbt --cluster 127.0.0.1:99999",
         "cluster status --cluster nonsense",
+        "cluster status --cluster no-such-host.invalid:30000",
+        "cluster silo --redis no-such-host.invalid:6379",
         "cluster silo --port 0",
         "cluster silo --parallel abc",
         "cluster nosuchverb",
@@ -140,6 +142,39 @@ public sealed class CliContractTests : IDisposable
         Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("System.", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("Millrace.", run.Error, StringComparison.Ordinal);
+    }
+
+    // A batch converts regular files: a pipe in the input folder (which blocked the run for good when nothing wrote to
+    // it) fails alone, in one line, while the other files convert; an output "folder" that is a file is one line too.
+    [Fact]
+    public async Task Batch_WithAPipeInTheInput_FailsItAlone_AndAFileAsTheOutputFolderIsOneLine()
+    {
+        var input = Path.Combine(_temp.FullName, "in");
+        Directory.CreateDirectory(input);
+        File.Copy(CliRun.Sample("hello_world.nbt"), Path.Combine(input, "a.nbt"));
+        File.Copy(CliRun.Sample("hello_world.nbt"), Path.Combine(input, "b.nbt"));
+        using (var mkfifo = Process.Start("mkfifo", [Path.Combine(input, "pipe.nbt")]))
+        {
+            await mkfifo.WaitForExitAsync();
+            Assert.Equal(0, mkfifo.ExitCode);
+        }
+
+        var run = await Run("batch convert in out --to snbt --quiet");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("pipe.nbt: io.open: It is a device, pipe or socket, not a regular file.", run.Error, StringComparison.Ordinal);
+        Assert.Single(run.Error.Split('\n'), line => line.StartsWith("millrace: ", StringComparison.Ordinal));
+        Assert.DoesNotContain("Exception", run.Error, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(_temp.FullName, "out", "a.snbt")));
+        Assert.True(File.Exists(Path.Combine(_temp.FullName, "out", "b.snbt")));
+
+        File.WriteAllText(Path.Combine(_temp.FullName, "file"), "x");
+        run = await Run("batch convert in file --to snbt --quiet");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("io.output: The output folder is a file.", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "one line, not one per file");
+        Assert.Equal("x", File.ReadAllText(Path.Combine(_temp.FullName, "file")));
     }
 
     // A Redis that does not answer is a cluster that cannot be reached, said in one line by a submitter and by a silo:

@@ -56,4 +56,41 @@ public sealed class SignalTests : IDisposable
         Assert.Empty(Directory.GetFiles(output, "*.tmp", SearchOption.AllDirectories));
         Assert.True(Directory.GetFiles(output).Length < 200);
     }
+
+    // Opening a pipe that has no writer blocks where no cancellation reaches: the tool still ends with the signal's code,
+    // 5 s after one signal, at once after a second.
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public async Task BlockedOnAPipeWithNoWriter_StillEndsWithTheSignalsCode(int signals)
+    {
+        var pipe = Path.Combine(_temp.FullName, "pipe");
+        using (var mkfifo = Process.Start("mkfifo", [pipe]))
+        {
+            await mkfifo.WaitForExitAsync();
+        }
+
+        var start = new ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "millrace.dll"), "nbt", "show", pipe])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        using var process = Process.Start(start)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        var clock = Stopwatch.StartNew();
+        for (var i = 0; i < signals; i++)
+        {
+            using var kill = Process.Start("kill", ["-TERM", process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)])!;
+            await kill.WaitForExitAsync();
+            await Task.Delay(200);
+        }
+
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        await process.WaitForExitAsync(timeout.Token);
+
+        Assert.Equal(ExitCodes.Terminated, process.ExitCode);
+        Assert.DoesNotContain("Exception", await stderr, StringComparison.Ordinal);
+        Assert.True(signals == 2 ? clock.Elapsed < TimeSpan.FromSeconds(4) : clock.Elapsed >= TimeSpan.FromSeconds(4), $"ended after {clock.Elapsed}");
+    }
 }

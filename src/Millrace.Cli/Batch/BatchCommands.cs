@@ -72,7 +72,7 @@ internal static class BatchCommands
 #if MILLRACE_CLUSTER
                 if (ClusterConnection.ParseAddress(gatewayText) is not { } address)
                 {
-                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway) or redis://HOST:PORT, not '{gatewayText}'.");
+                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway; HOST an IP address or a name this machine resolves) or redis://HOST:PORT, not '{gatewayText}'.");
                     return ExitCodes.Usage;
                 }
 

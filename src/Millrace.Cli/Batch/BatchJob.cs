@@ -50,6 +50,13 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
             return ExitCodes.BadInput;
         }
 
+        if (File.Exists(_output))
+        {
+            // Said once, rather than once for every file whose output it would have held.
+            console.ReportError(outputDirectory, new Error("io.output", "The output folder is a file."));
+            return ExitCodes.BadInput;
+        }
+
         if (string.Equals(_input.TrimEnd(Path.DirectorySeparatorChar), _output.TrimEnd(Path.DirectorySeparatorChar), StringComparison.Ordinal))
         {
             await console.Error.WriteLineAsync("millrace: batch convert: the output folder must differ from the input folder.");

@@ -17,6 +17,13 @@ internal static class FileConversion
     /// <exception cref="IOException">A read or write failed.</exception>
     public static async Task ConvertAsync(string input, FileFormatKind format, string output, ConversionSettings settings, CliConsole console, CancellationToken cancellationToken)
     {
+        // A batch converts files. A pipe, device or socket in the input folder would be drained, or would block the
+        // run where no cancellation reaches (opening a pipe that has no writer).
+        if (!FileKind.IsRegularFile(input))
+        {
+            throw new MillraceException(new Error("io.open", "It is a device, pipe or socket, not a regular file."));
+        }
+
         var bytes = await File.ReadAllBytesAsync(input, cancellationToken);
         byte[] converted;
         try

@@ -37,14 +37,14 @@ internal static class ClusterCommands
 
     /// <summary>The <c>--cluster</c> option of a client: a silo's gateway or the silos' Redis, checked as it is parsed.</summary>
     public static Option<ClusterAddress?> AddressOption(string description) =>
-        Parsed("--cluster", description, ClusterConnection.ParseAddress, "HOST:PORT (a silo's gateway) or redis://HOST:PORT");
+        Parsed("--cluster", description, ClusterConnection.ParseAddress, "HOST:PORT (a silo's gateway; HOST an IP address or a name this machine resolves) or redis://HOST:PORT");
 
     /// <summary>The <c>--redis HOST:PORT</c> option of a silo.</summary>
     private static Option<IPEndPoint?> RedisOption() => Parsed(
         "--redis",
         "Keep membership and jobs in this Redis, HOST:PORT: silos on several machines (default: one machine, development clustering and a job folder).",
         ClusterConnection.ParseEndpoint,
-        "HOST:PORT");
+        "HOST:PORT (HOST an IP address or a name this machine resolves)");
 
     /// <summary>An option whose value <paramref name="parse"/> checks as it is parsed: a bad one is a usage error naming the option.</summary>
     private static Option<T?> Parsed<T>(string name, string description, Func<string, T?> parse, string expected)

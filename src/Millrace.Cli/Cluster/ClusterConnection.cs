@@ -35,8 +35,8 @@ internal static class ClusterConnection
 
     private const string RedisScheme = "redis://";
 
-    /// <summary>Parses <c>HOST:PORT</c> (or a port alone, on this machine) into an endpoint.</summary>
-    /// <returns>The endpoint, or <see langword="null"/> when the text is not one.</returns>
+    /// <summary>Parses <c>HOST:PORT</c> (HOST an IP address or a name this machine resolves; a port alone is on this machine) into an endpoint.</summary>
+    /// <returns>The endpoint, or <see langword="null"/> when the text is not one or its name does not resolve.</returns>
     public static IPEndPoint? ParseEndpoint(string text)
     {
         var colon = text.LastIndexOf(':');
@@ -52,7 +52,26 @@ internal static class ClusterConnection
             return new IPEndPoint(IPAddress.Loopback, port);
         }
 
-        return IPAddress.TryParse(host, out var address) ? new IPEndPoint(address, port) : null;
+        if (IPAddress.TryParse(host, out var address))
+        {
+            return new IPEndPoint(address, port);
+        }
+
+        // A machine's name, as users of several machines give it: its first IPv4 address (Orleans listens on IPv4).
+        try
+        {
+            var addresses = Dns.GetHostAddresses(host);
+            var chosen = addresses.FirstOrDefault(a => a.AddressFamily == AddressFamily.InterNetwork) ?? addresses.FirstOrDefault();
+            return chosen is null ? null : new IPEndPoint(chosen, port);
+        }
+        catch (SocketException)
+        {
+            return null;
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
     }
 
     /// <summary>Whether a TCP port on the loopback address is free now.</summary>
