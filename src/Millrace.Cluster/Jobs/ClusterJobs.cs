@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Runtime.ExceptionServices;
 using Millrace.Cluster.Grains;
 
 namespace Millrace.Cluster.Jobs;
@@ -117,46 +118,62 @@ public sealed class ClusterJobs(IGrainFactory grains)
         {
             var ended = false;
             var fresh = new List<JobItemOutcome>();
-            try
+            Exception? failure = null;
+
+            // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
+            // It is read only after a round that brought nothing (and first): while outcomes come, the job goes on, and
+            // a status asks every partition.
+            if (quiet)
             {
-                // The state is read before the outcomes: once it says the job ended, the reads that follow see every outcome.
-                // It is read only after a round that brought nothing (and first): while outcomes come, the job goes on, and
-                // a status asks every partition.
-                if (quiet)
+                try
                 {
-                    ended = (await job.GetStatusAsync().WaitAsync(cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled or ClusterJobState.Failed;
+                    ended = (await job.GetStatusAsync().WaitAsync(CallTimeout, cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled or ClusterJobState.Failed;
+                }
+                catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested)
+                {
+                    failure = exception;
+                }
+            }
+
+            for (var p = 0; p < read.Length; p++)
+            {
+                if (read[p] == definition.PartitionItems(p))
+                {
+                    // Every outcome of that partition was read: nothing more can come from it.
+                    continue;
                 }
 
-                for (var p = 0; p < read.Length; p++)
+                var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
+                try
                 {
-                    if (read[p] == definition.PartitionItems(p))
-                    {
-                        // Every outcome of that partition was read: nothing more can come from it.
-                        continue;
-                    }
-
-                    var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
                     IReadOnlyList<JobItemOutcome> batch;
-                    for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
+                    for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(CallTimeout, cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
                     {
                         fresh.AddRange(batch);
                     }
                 }
+                catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested)
+                {
+                    // Its silo died and the cluster has not yet noticed (a call waits out Orleans' 30 s response timeout
+                    // until membership moves the grain): the other partitions' outcomes still come, and this one is asked
+                    // again next round. Measured: a watcher that started the round again after such a call stalled the
+                    // progress of a 3,000-file batch for 30 s after a silo was killed.
+                    failure = exception;
+                }
+            }
 
+            if (failure is null)
+            {
                 unreachableSince = null;
             }
-            catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested)
+            else
             {
-                // A silo died and the cluster has not yet noticed (a call to one of its grains fails until membership moves
-                // them): keep watching, up to a limit, and start the round again; nothing of this round was yielded.
+                // Up to a limit: a cluster that stays unreachable is an error, not a wait without end.
                 unreachableSince ??= Stopwatch.GetTimestamp();
                 if (Stopwatch.GetElapsedTime(unreachableSince.Value) > UnreachableLimit)
                 {
-                    throw;
+                    ExceptionDispatchInfo.Throw(failure);
                 }
-
-                await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
-                continue;
             }
 
             foreach (var outcome in fresh)
@@ -165,7 +182,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 yield return outcome;
             }
 
-            if (ended)
+            if (ended && failure is null)
             {
                 yield break;
             }
@@ -176,6 +193,9 @@ public sealed class ClusterJobs(IGrainFactory grains)
             await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
         }
     }
+
+    /// <summary>How long <see cref="WatchAsync"/> waits for one call before it goes on without its answer, for this round.</summary>
+    internal static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(5);
 
     /// <summary>How long <see cref="WatchAsync"/> goes on through failing calls (a silo died, the cluster is electing) before it gives up.</summary>
     internal static readonly TimeSpan UnreachableLimit = TimeSpan.FromMinutes(2);
