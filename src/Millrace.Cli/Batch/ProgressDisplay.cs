@@ -14,12 +14,10 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
 {
     private ProgressContext? _context;
     private ProgressTask? _task;
-    private int _total;
 
     // A cluster batch's silos, each a row of its own under the batch's on a terminal. A silo's row counts its files
     // against the whole batch; it shows no time left, which only the batch's row can tell.
     private readonly Dictionary<string, ProgressTask> _silos = new(StringComparer.Ordinal);
-    private readonly HashSet<int> _siloRows = [];
 
     /// <summary>Gets how often progress is reported.</summary>
     public TimeSpan Interval => terminal ? TimeSpan.FromMilliseconds(200) : TimeSpan.FromSeconds(2);
@@ -37,12 +35,11 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
         return await console.Progress()
             .AutoClear(false)
             .HideCompleted(false)
-            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingColumn(_siloRows))
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingColumn(this))
             .StartAsync(async context =>
             {
                 _context = context;
-                _total = Math.Max(total, 1);
-                _task = context.AddTask("converting", maxValue: _total);
+                _task = context.AddTask("converting", maxValue: Math.Max(total, 1));
                 return await work();
             });
     }
@@ -59,11 +56,7 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
             {
                 if (!_silos.TryGetValue(silo.Name, out var row))
                 {
-                    _silos[silo.Name] = row = _context!.AddTask("silo " + silo.Name, maxValue: _total);
-                    lock (_siloRows)
-                    {
-                        _siloRows.Add(row.Id);
-                    }
+                    _silos[silo.Name] = row = _context!.AddTask("silo " + silo.Name, maxValue: task.MaxValue);
                 }
 
                 row.Value = silo.Converted;
@@ -93,18 +86,13 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
         }
     }
 
-    /// <summary>The batch's time left; blank on a silo's row.</summary>
-    private sealed class RemainingColumn(HashSet<int> siloRows) : ProgressColumn
+    /// <summary>The batch's time left; blank on the silos' rows.</summary>
+    private sealed class RemainingColumn(ProgressDisplay display) : ProgressColumn
     {
         private readonly RemainingTimeColumn _remaining = new();
 
-        public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime)
-        {
-            lock (siloRows)
-            {
-                return siloRows.Contains(task.Id) ? Text.Empty : _remaining.Render(options, task, deltaTime);
-            }
-        }
+        public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime) =>
+            task == display._task ? _remaining.Render(options, task, deltaTime) : Text.Empty;
     }
 
     /// <summary>Files per second, as Spectre measures the task's speed.</summary>

@@ -300,17 +300,20 @@ public ref struct NbtWriter
 
     private void PutInt16(short value)
     {
-        var span = _cursor.GetSpan(2);
+        WriteInt16(_cursor.GetSpan(2), value);
+        _cursor.Advance(2);
+    }
+
+    private readonly void WriteInt16(Span<byte> destination, short value)
+    {
         if (LittleEndian)
         {
-            BinaryPrimitives.WriteInt16LittleEndian(span, value);
+            BinaryPrimitives.WriteInt16LittleEndian(destination, value);
         }
         else
         {
-            BinaryPrimitives.WriteInt16BigEndian(span, value);
+            BinaryPrimitives.WriteInt16BigEndian(destination, value);
         }
-
-        _cursor.Advance(2);
     }
 
     private void PutInt32(int value)
@@ -477,15 +480,7 @@ public ref struct NbtWriter
             destination[i] = (byte)c;
         }
 
-        if (LittleEndian)
-        {
-            BinaryPrimitives.WriteUInt16LittleEndian(span, (ushort)text.Length);
-        }
-        else
-        {
-            BinaryPrimitives.WriteUInt16BigEndian(span, (ushort)text.Length);
-        }
-
+        WriteInt16(span, (short)text.Length);
         _cursor.Advance(2 + text.Length);
         return true;
     }

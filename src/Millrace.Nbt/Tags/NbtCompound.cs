@@ -216,12 +216,8 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
         var index = Volatile.Read(ref _index);
         if (index is null)
         {
-            index = new Dictionary<string, int>(_count, StringComparer.Ordinal);
-            for (var i = 0; i < _count; i++)
-            {
-                index[_tags[i].Key] = i;
-            }
-
+            // Names never repeat here: a read's repeats were merged when it was made, and changes go through Set.
+            index = NewIndex()!;
             Volatile.Write(ref _index, index);
         }
 
@@ -272,17 +268,23 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
         }
 
         // Among many, the index that lookups would make anyway finds them.
+        _index = NewIndex();
+        return _index is null;
+    }
+
+    // The names' index, by place; null when a name repeats.
+    private Dictionary<string, int>? NewIndex()
+    {
         var index = new Dictionary<string, int>(_count, StringComparer.Ordinal);
         for (var i = 0; i < _count; i++)
         {
             if (!index.TryAdd(_tags[i].Key, i))
             {
-                return true;
+                return null;
             }
         }
 
-        _index = index;
-        return false;
+        return index;
     }
 
     /// <summary>Enumerates a compound's named tags in insertion order.</summary>
