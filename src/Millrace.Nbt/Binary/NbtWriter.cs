@@ -252,17 +252,23 @@ public ref struct NbtWriter
                 break;
             case NbtTagType.Compound:
                 EnsureStack();
-                foreach (var (name, child) in Unsafe.As<NbtCompound>(tag))
-                {
-                    var childType = child.Type;
-                    PutByte((byte)childType);
-                    PutString(name);
-                    PutPayload(child, childType);
-                }
-
-                PutByte((byte)NbtTagType.End);
+                PutCompound(Unsafe.As<NbtCompound>(tag));
                 break;
         }
+    }
+
+    // Out of PutPayload, which every number goes through: the enumerator is a local the JIT zeroes on each entry.
+    private void PutCompound(NbtCompound compound)
+    {
+        foreach (var (name, child) in compound)
+        {
+            var childType = child.Type;
+            PutByte((byte)childType);
+            PutString(name);
+            PutPayload(child, childType);
+        }
+
+        PutByte((byte)NbtTagType.End);
     }
 
     // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
