@@ -67,8 +67,8 @@ internal static class ClusterCommands
 
     private static Command Silo(CliConsole console)
     {
-        var port = CliOptions.WholeNumber("--port", "The silo port; default 11111 when free, else a free one. Without --redis the silo on 11111 is the primary the others join, so start it first.", 1, 65535, () => 0);
-        var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default 30000 for the primary, else a free one.", 1, 65535, () => 0);
+        var port = CliOptions.WholeNumber("--port", "The silo port; default the first free of 11111, 11112, ... on this machine, so a silo started again takes its old place. Without --redis the silo on 11111 is the primary the others join, so start it first.", 1, 65535, () => 0);
+        var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default the silo port's pair (30000 for 11111, 30001 for 11112, ...) when free, else a free one.", 1, 65535, () => 0);
         var parallel = CliOptions.WholeNumber("--parallel", "Items this silo runs at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
         var storage = new Option<string?>("--storage") { Description = "Without --redis: the folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };
         var redis = RedisOption();
@@ -84,18 +84,23 @@ internal static class ClusterCommands
                 return ExitCodes.Usage;
             }
 
-            // With Redis every silo is equal and takes free ports; on one machine the first is the primary the others join.
-            var primary = redisEndpoint is null && parsed.GetValue(port) is 0 && ClusterConnection.IsFree(ClusterConnection.PrimarySiloPort);
-            var siloPort = parsed.GetValue(port) is > 0 and var p ? p : primary ? ClusterConnection.PrimarySiloPort : ClusterConnection.FreePort();
-            var gateway = parsed.GetValue(gatewayPort) is > 0 and var g ? g : primary && ClusterConnection.IsFree(ClusterConnection.PrimaryGatewayPort) ? ClusterConnection.PrimaryGatewayPort : ClusterConnection.FreePort();
-            primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
-            var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.LocalApplicationData), "millrace", "cluster"));
+            // Unless told, a silo takes this machine's first free pair of ports from 11111 and 30000 up, so one started again
+            // takes its old place. With Redis every silo is equal; on one machine the silo on 11111 is the primary the others join.
+            using var claim = parsed.GetValue(port) is 0 ? ClusterConnection.ClaimPorts(Path.Combine(ClusterConnection.MachineFolder(), "silo-ports")) : null;
+            var siloPort = claim?.SiloPort ?? parsed.GetValue(port);
+            var gateway = parsed.GetValue(gatewayPort) is > 0 and var g ? g : claim?.GatewayPort ?? ClusterConnection.PairedGatewayPort(siloPort);
+            var primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
+            var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(ClusterConnection.MachineFolder(), "cluster"));
 
             var builder = ClusterConnection.HostBuilder();
             builder.Services.AddSingleton(console);
             builder.UseOrleans(silo =>
             {
                 silo.Configure<ClusterOptions>(o => (o.ClusterId, o.ServiceId) = (ClusterConnection.ClusterId, ClusterConnection.ClusterId));
+
+                // Silos started together race to write the membership table, and a silo's write that declares its own older
+                // entry dead can lose; until the next read of the table (60 s by default) that entry keeps the others from joining.
+                silo.Configure<ClusterMembershipOptions>(o => o.TableRefreshTimeout = ClusterConnection.MembershipRefresh);
                 if (redisEndpoint is not null)
                 {
                     var redisOptions = ClusterConnection.RedisOptions(redisEndpoint);
