@@ -196,6 +196,21 @@ public sealed class CliContractTests : IDisposable
         Assert.False(Directory.Exists(Path.Combine(_temp.FullName, "out")));
     }
 
+    // A silo told to take a port something else holds crashed with Orleans' bind exception (exit 134).
+    [Fact]
+    public async Task SiloOnATakenPort_IsOneLine_AndExitOne()
+    {
+        using var holder = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        holder.Start();
+        var taken = ((System.Net.IPEndPoint)holder.LocalEndpoint).Port;
+
+        var run = await Run($"cluster silo --port {taken} --storage jobs");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains($"cluster: Port {taken} or ", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "a taken port, in the user's words");
+    }
+
     [Fact]
     public async Task BadOptionValue_NamesTheOption()
     {

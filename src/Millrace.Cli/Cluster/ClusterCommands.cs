@@ -126,6 +126,10 @@ internal static class ClusterCommands
             {
                 throw ClusterConnection.RedisUnreachable(redisEndpoint!, exception);
             }
+            catch (Exception exception) when (ClusterConnection.IsAddressInUse(exception))
+            {
+                throw new Orleans.Runtime.OrleansException($"Port {siloPort} or {gateway} of {advertised} is taken: choose others with --port and --gateway-port.", exception);
+            }
 
             await using (var output = console.CreateTextOutput())
             {

@@ -232,6 +232,20 @@ internal static class ClusterConnection
     public static TimeoutException RedisUnreachable(IPEndPoint redis, RedisConnectionException exception) =>
         new($"No Redis answered at {redis} ({exception.FailureType}).", exception);
 
+    /// <summary>Whether <paramref name="exception"/> comes from binding a port something else holds (Orleans wraps the socket's error).</summary>
+    public static bool IsAddressInUse(Exception exception)
+    {
+        for (Exception? inner = exception; inner is not null; inner = inner.InnerException)
+        {
+            if (inner is SocketException { SocketErrorCode: SocketError.AddressAlreadyInUse })
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Redis connection options for <c>HOST:PORT</c>: it keeps retrying a Redis that restarts, as the silos must.</summary>
     public static ConfigurationOptions RedisOptions(IPEndPoint redis)
     {
