@@ -43,15 +43,40 @@ internal static class FuzzTargets
 
     public static string Sample(string name) => Path.Combine(AppContext.BaseDirectory, "samples", name);
 
+    // The tree reader is the oracle: reading every token and decoding every name and string must refuse what it refuses
+    // (trailing bytes too) and read what it reads (the two charge the byte quota differently, so a quota error settles nothing).
     private static void PullAll(byte[] data)
     {
-        var reader = new NbtPullReader(data, Nbt);
-        while (reader.Read())
+        NbtFormatException? treeError = null;
+        try
         {
-            if (reader.Token == NbtToken.Value && reader.TagType == Millrace.Nbt.Tags.NbtTagType.String)
+            NbtDocument.Read(data, Nbt);
+        }
+        catch (NbtFormatException exception)
+        {
+            treeError = exception;
+        }
+
+        try
+        {
+            var reader = new NbtPullReader(data, Nbt);
+            while (reader.Read())
             {
-                _ = reader.GetString();
+                _ = reader.GetName();
+                if (reader.Token == NbtToken.Value && reader.TagType == Millrace.Nbt.Tags.NbtTagType.String)
+                {
+                    _ = reader.GetString();
+                }
             }
+        }
+        catch (NbtFormatException exception) when (treeError is null)
+        {
+            throw new InvalidOperationException("The pull reader refuses what the tree reader reads: " + exception.Message, exception);
+        }
+
+        if (treeError is not null && treeError.Code != NbtErrorCodes.Quota)
+        {
+            throw new InvalidOperationException("The pull reader reads what the tree reader refuses: " + treeError.Message, treeError);
         }
     }
 

@@ -103,7 +103,8 @@ public ref struct NbtPullReader
     }
 
     /// <summary>Moves to the next token.</summary>
-    /// <returns><see langword="false"/> at the end of the input.</returns>
+    /// <returns><see langword="false"/> at the end of the input, after the root's last token.</returns>
+    /// <exception cref="NbtFormatException">The input is malformed here, or bytes follow the root (as the tree reader, the reader refuses them when it reaches the end).</exception>
     public bool Read()
     {
         if (Token == NbtToken.Value)
@@ -118,6 +119,11 @@ public ref struct NbtPullReader
         {
             if (_started)
             {
+                if (_cursor.Remaining > 0)
+                {
+                    NbtThrow.TrailingBytes(_cursor.Remaining, _cursor.Position);
+                }
+
                 Token = NbtToken.None;
                 return false;
             }

@@ -85,6 +85,10 @@ public static class NbtSerializer
             throw new NbtFormatException(NbtErrorCodes.Type, "The root tag is not a compound.", 0);
         }
 
-        return T.ReadNbt(ref reader);
+        var value = T.ReadNbt(ref reader);
+
+        // Past the root's end: reaching the end of the input refuses bytes that follow it, as a tree read does.
+        reader.Read();
+        return value;
     }
 }

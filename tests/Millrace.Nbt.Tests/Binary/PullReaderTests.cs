@@ -230,6 +230,33 @@ public class PullReaderTests
         }
     }
 
+    // Reading to the end refuses what follows the root, at its offset, as the tree reader does; it read to the root's end
+    // and said the input was over.
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void BytesAfterTheRoot_AreRefusedAtTheEnd(bool skipRoot)
+    {
+        var bytes = NbtSamples.BigTest().ToArray();
+        var input = (byte[])[.. bytes, 0, 10];
+
+        var exception = Assert.Throws<NbtFormatException>(() =>
+        {
+            var reader = new NbtPullReader(input);
+            while (reader.Read())
+            {
+                if (skipRoot)
+                {
+                    reader.Skip();
+                }
+            }
+        });
+
+        Assert.Equal(NbtErrorCodes.TrailingBytes, exception.Code);
+        Assert.Equal(bytes.Length, exception.ByteOffset);
+        Assert.Equal(Assert.Throws<NbtFormatException>(() => NbtDocument.Read(input)).Message, exception.Message);
+    }
+
     [Fact]
     public void GetterOnTheWrongToken_Throws()
     {

@@ -151,6 +151,18 @@ public class SerializationTests
         Assert.Empty(read.Inventory);
     }
 
+    // A typed read took the root compound and ignored whatever followed it.
+    [Fact]
+    public void BytesAfterTheRoot_AreRefused()
+    {
+        var bytes = Serialize(Sample());
+
+        var error = Assert.Throws<NbtFormatException>(() => NbtSerializer.Deserialize<PlayerData>([.. bytes, 0]));
+
+        Assert.Equal(NbtErrorCodes.TrailingBytes, error.Code);
+        Assert.Equal(bytes.Length, error.ByteOffset);
+    }
+
     [Fact]
     public void WrongTagType_IsAFormatErrorNamingTheTag()
     {
