@@ -175,6 +175,12 @@ public sealed class CliContractTests : IDisposable
         Assert.Contains("io.output: The output folder is a file.", run.Error, StringComparison.Ordinal);
         AssertOneCleanLine(run.Error, "one line, not one per file");
         Assert.Equal("x", File.ReadAllText(Path.Combine(_temp.FullName, "file")));
+
+        run = await Run("batch convert in /dev/null --to snbt --quiet");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("io.output: The output folder is a device, pipe or socket.", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "a special file named as the output folder, said as such");
     }
 
     // A Redis that does not answer is a cluster that cannot be reached, said in one line by a submitter and by a silo:

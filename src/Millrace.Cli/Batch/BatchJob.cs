@@ -53,7 +53,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         if (File.Exists(_output))
         {
             // Said once, rather than once for every file whose output it would have held.
-            console.ReportError(outputDirectory, new Error("io.output", "The output folder is a file."));
+            console.ReportError(outputDirectory, new Error("io.output", FileKind.IsRegularFile(_output) ? "The output folder is a file." : "The output folder is a device, pipe or socket."));
             return ExitCodes.BadInput;
         }
 
