@@ -48,6 +48,7 @@ public ref struct NbtPullReader
     private int _payloadStart;
     private int _nameStart;
     private int _nameLength;
+    private NbtStringTable _strings;
 
     /// <summary>Initializes a reader.</summary>
     /// <param name="data">Uncompressed NBT of one flavour.</param>
@@ -90,16 +91,16 @@ public ref struct NbtPullReader
     /// <returns><see langword="true"/> when they are equal.</returns>
     public readonly bool NameEquals(ReadOnlySpan<byte> utf8) => _nameStart >= 0 && NameBytes.SequenceEqual(utf8);
 
-    /// <summary>Decodes the current name.</summary>
+    /// <summary>Decodes the current name; a name this reader decoded before comes back as the same string.</summary>
     /// <returns>The name, or <see langword="null"/> when the token has none.</returns>
-    public readonly string? GetName()
+    public string? GetName()
     {
         if (_nameStart < 0)
         {
             return null;
         }
 
-        return _cursor.Decode(NameBytes, _nameStart);
+        return _strings.Get(NameBytes, _nameStart, _cursor);
     }
 
     /// <summary>Moves to the next token.</summary>
@@ -391,9 +392,14 @@ public ref struct NbtPullReader
     /// <returns>The value.</returns>
     public readonly double GetDouble() => ValueCursor(NbtTagType.Double).ReadDouble();
 
-    /// <summary>Gets the current value as a string.</summary>
+    /// <summary>Gets the current value as a string; an ASCII string this reader decoded before comes back as the same string.</summary>
     /// <returns>The value.</returns>
-    public readonly string GetString() => ValueCursor(NbtTagType.String).ReadString();
+    public string GetString()
+    {
+        var cursor = ValueCursor(NbtTagType.String);
+        var bytes = cursor.ReadStringBytes();
+        return _strings.Get(bytes, cursor.Position - bytes.Length, cursor);
+    }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>
     /// <returns>The bytes.</returns>

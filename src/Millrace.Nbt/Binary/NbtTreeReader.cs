@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Globalization;
 using System.Runtime.CompilerServices;
-using System.Text;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
@@ -25,11 +24,9 @@ internal ref struct NbtTreeReader
     private KeyValuePair<string, NbtTag>[] _pending = [];
     private int _pendingCount;
 
-    // Names repeat (every inventory item has its "Slot", "id" and "Count"): the ASCII names decoded in this read wait
-    // in a small table, by a hash of their bytes, so a repeat costs a comparison instead of a decode and a string, and
-    // the tree holds one string for them all. Rented like the pending tags.
-    private const int NameSlots = 64;
-    private string?[] _names = [];
+    // Names and string values repeat: a repeat is found in the table instead of decoded again, and the tree holds one
+    // string for them all.
+    private NbtStringTable _strings;
     private long _accounted;
     private int _depth;
 
@@ -49,7 +46,6 @@ internal ref struct NbtTreeReader
         finally
         {
             GiveBack(ref _pending);
-            GiveBack(ref _names);
         }
     }
 
@@ -63,7 +59,6 @@ internal ref struct NbtTreeReader
         finally
         {
             GiveBack(ref _pending);
-            GiveBack(ref _names);
         }
     }
 
@@ -121,7 +116,8 @@ internal ref struct NbtTreeReader
             case NbtTagType.String:
                 {
                     var offset = _cursor.Position;
-                    var text = _cursor.ReadString();
+                    var bytes = _cursor.ReadStringBytes();
+                    var text = _strings.Get(bytes, _cursor.Position - bytes.Length, _cursor);
                     Charge(2L * text.Length, offset);
                     return new NbtString(text);
                 }
@@ -222,31 +218,7 @@ internal ref struct NbtTreeReader
     private string ReadName()
     {
         var bytes = _cursor.ReadStringBytes();
-        if (bytes.IsEmpty)
-        {
-            return string.Empty;
-        }
-
-        if (_names.Length == 0)
-        {
-            _names = ArrayPool<string?>.Shared.Rent(NameSlots);
-        }
-
-        // Bytes below 0x80 decode to the same chars in every flavour (a raw zero too), so a kept name compares as ASCII;
-        // the comparison is false for any byte above, so a hit needs no other check.
-        ref var slot = ref _names[(bytes.Length ^ (bytes[0] << 1) ^ (bytes[^1] << 3)) & (NameSlots - 1)];
-        if (slot is { } cached && Ascii.Equals(bytes, cached))
-        {
-            return cached;
-        }
-
-        var name = _cursor.Decode(bytes, _cursor.Position - bytes.Length);
-        if (Ascii.IsValid(bytes))
-        {
-            slot = name;
-        }
-
-        return name;
+        return _strings.Get(bytes, _cursor.Position - bytes.Length, _cursor);
     }
 
     private void GrowPending()
