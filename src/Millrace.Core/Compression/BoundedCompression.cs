@@ -122,7 +122,7 @@ public static class BoundedCompression
         try
         {
             input.CopyTo(rented);
-            using var source = new MemoryStream(rented, 0, input.Length, writable: false);
+            using var source = new LastByteHeldStream(rented, input.Length, hold: codec != CompressionCodec.Zstd);
             using var decoder = OpenDecoder(codec, source, zstdDictionary);
             while (true)
             {
@@ -134,12 +134,31 @@ public static class BoundedCompression
 
                 var room = (int)Math.Min(Chunk, maxOutputBytes + 1 - produced);
                 var read = decoder.Read(output.GetSpan(room)[..room]);
-                if (read == 0)
+                if (read > 0)
+                {
+                    output.Advance(read);
+                }
+                else if (!source.Released)
+                {
+                    // The gzip and zlib readers stop at the end of their stream and leave what follows unread: offered the
+                    // input's last byte only now, a stream that ends exactly there asks for it, and one that ended sooner does not.
+                    source.Release();
+                }
+                else if (source.Position < input.Length)
+                {
+                    return Fail(DecompressionStatus.TrailingBytes, input.Length - 1, $"The {name} stream ends before the input does: at least its last byte follows the stream.");
+                }
+                else if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) is var frame && frame != input.Length)
+                {
+                    // Zstd's reader goes on into whatever frames follow the first: more than one frame is not one stream.
+                    return frame < 0
+                        ? Fail(DecompressionStatus.Corrupt, 0, "The zstd data does not start with a zstd frame.")
+                        : Fail(DecompressionStatus.TrailingBytes, frame, string.Create(CultureInfo.InvariantCulture, $"{input.Length - frame} byte(s) follow the zstd frame."));
+                }
+                else
                 {
                     return new DecompressionOutcome(DecompressionStatus.Done, input.Length, string.Empty);
                 }
-
-                output.Advance(read);
             }
         }
         catch (Exception exception) when (exception is InvalidDataException or (IOException and not EndOfStreamException))
@@ -160,6 +179,35 @@ public static class BoundedCompression
         {
             ArrayPool<byte>.Shared.Return(rented);
         }
+    }
+
+    /// <summary>The length of the zstd frame <paramref name="input"/> starts with, by its header and block headers (RFC 8878, 3.1.1), or -1 when it starts with none.</summary>
+    private static long ZstdFrameLength(ReadOnlySpan<byte> input)
+    {
+        const uint Magic = 0xFD2FB528;
+        if (input.Length < 5 || BinaryPrimitives.ReadUInt32LittleEndian(input) != Magic)
+        {
+            return -1;
+        }
+
+        var descriptor = input[4];
+        var singleSegment = (descriptor & 0x20) != 0;
+        ReadOnlySpan<int> dictionaryIdSizes = [0, 1, 2, 4];
+        ReadOnlySpan<int> contentSizeSizes = [0, 2, 4, 8];
+        var contentSize = descriptor >> 6 == 0 ? (singleSegment ? 1 : 0) : contentSizeSizes[descriptor >> 6];
+        long position = 5 + (singleSegment ? 0 : 1) + dictionaryIdSizes[descriptor & 3] + contentSize;
+        while (position + 3 <= input.Length)
+        {
+            var header = input[(int)position] | (input[(int)position + 1] << 8) | (input[(int)position + 2] << 16);
+            var size = ((header >> 1) & 3) == 1 ? 1 : header >> 3;
+            position += 3 + size;
+            if ((header & 1) != 0)
+            {
+                return position + ((descriptor & 0x04) != 0 ? 4 : 0);
+            }
+        }
+
+        return -1;
     }
 
     private static Stream OpenDecoder(CompressionCodec codec, Stream source, ReadOnlySpan<byte> zstdDictionary)
@@ -292,6 +340,55 @@ public static class BoundedCompression
         var end = text.IndexOf('.', StringComparison.Ordinal);
         text = end > 0 ? text[..end] : text;
         return text.Length > 0 ? char.ToLowerInvariant(text[0]) + text[1..] : "no detail";
+    }
+
+    /// <summary>
+    /// A read-only stream over the compressed bytes that holds back the last one until <see cref="Release"/>, so that
+    /// whether a decoder that has stopped still needs it tells whether its stream ends exactly where the input does.
+    /// Zstd's reader is given every byte at once: its frame end is checked by its own means.
+    /// </summary>
+    private sealed class LastByteHeldStream(byte[] data, int length, bool hold) : Stream
+    {
+        private int _position;
+
+        public bool Released { get; private set; } = !hold;
+
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => throw new NotSupportedException();
+
+        public override long Position { get => _position; set => throw new NotSupportedException(); }
+
+        public void Release() => Released = true;
+
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
+
+        public override int Read(Span<byte> buffer)
+        {
+            var count = Math.Min(buffer.Length, (Released ? length : length - 1) - _position);
+            if (count <= 0)
+            {
+                return 0;
+            }
+
+            data.AsSpan(_position, count).CopyTo(buffer);
+            _position += count;
+            return count;
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 
     /// <summary>A write-only stream over a buffer writer, for the platform's compression streams.</summary>

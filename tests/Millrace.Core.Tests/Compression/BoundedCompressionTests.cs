@@ -51,6 +51,36 @@ public class BoundedCompressionTests
         }
     }
 
+    // What follows a whole stream used to pass when it ended as the stream does (the checksum trailer, read from the
+    // input's end, then matched), or was itself a whole stream (the zstd reader read on into a second frame).
+    [Theory]
+    [MemberData(nameof(Codecs))]
+    public void TryDecompress_BytesEndingAsTheStreamDoes_OrASecondStream_AreRefused(CompressionCodec codec)
+    {
+        var compressed = Compress(codec, Sample);
+        byte[] skippableFrame = [0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4];
+        foreach (var tail in new[] { [.. "JUNKJUNK"u8, .. compressed[^8..]], compressed, skippableFrame })
+        {
+            using var output = new PooledBufferWriter();
+            var outcome = BoundedCompression.TryDecompress([.. compressed, .. tail], codec, output, maxOutputBytes: 1 << 20);
+            Assert.False(outcome.IsDone, $"{codec} followed by {tail.Length} byte(s) was accepted");
+        }
+    }
+
+    [Theory]
+    [InlineData(CompressionCodec.Zlib)]
+    [InlineData(CompressionCodec.Zstd)]
+    public void TryDecompress_BytesAfterTheStream_AreTrailingBytes(CompressionCodec codec)
+    {
+        var compressed = Compress(codec, Sample);
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress([.. compressed, .. compressed], codec, output, maxOutputBytes: 1 << 20);
+
+        Assert.Equal(DecompressionStatus.TrailingBytes, outcome.Status);
+        Assert.Equal(codec == CompressionCodec.Zstd ? compressed.Length : (2 * compressed.Length) - 1, outcome.Offset);
+    }
+
     [Theory]
     [InlineData(CompressionCodec.Gzip)]
     [InlineData(CompressionCodec.Zlib)]
