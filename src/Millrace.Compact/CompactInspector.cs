@@ -42,6 +42,12 @@ public static class CompactInspector
                 inspection.Fields(ref record, 1);
             }
 
+            // As a decode does: bytes after the last record are not a record the dump could show.
+            if (!reader.End)
+            {
+                CompactThrow.TrailingBytes("record of the collection", reader.Offset);
+            }
+
             return text.ToString();
         }
         catch (CompactFormatException exception) when (CompactFrame.ScopeBodyOffset(exception, frame, body, compression))

@@ -36,6 +36,20 @@ public class CorruptFrameTests
         Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, [.. frame, 0x00]));
     }
 
+    // The inspector listed the records and ignored what followed them, where a decode refuses it.
+    [Fact]
+    public void TrailingBytes_AfterACollectionsLastRecord_AreRefusedByDecodeAndInspect()
+    {
+        var frame = (byte[])[.. CompactTestSupport.Encode(Schema, "User", $"[{User},{User}]"), 0x00];
+
+        var decode = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, frame));
+        var inspect = Assert.Throws<CompactFormatException>(() => CompactInspector.Describe(frame));
+
+        Assert.Equal(CompactErrorCodes.TrailingBytes, decode.Code);
+        Assert.Equal(decode.Code, inspect.Code);
+        Assert.Equal(decode.ByteOffset, inspect.ByteOffset);
+    }
+
     [Theory]
     [MemberData(nameof(Compressions))]
     public void BitFlips_InACompressedFrame_NeverEscapeAsAnotherException(CompactCompression compression)
