@@ -42,7 +42,8 @@ public sealed class RegionFile
     /// <exception cref="NbtFormatException">The file is malformed.</exception>
     public static RegionFile Open(string path)
     {
-        return Load(File.ReadAllBytes(path), (x, z) =>
+        // Only a region file's name says which .mcc files are its own: under any other name, none is.
+        return Load(File.ReadAllBytes(path), TryParseName(path) is null ? null : (x, z) =>
         {
             var external = ExternalChunkPath(path, x, z);
             return File.Exists(external) ? File.ReadAllBytes(external) : null;
@@ -103,7 +104,9 @@ public sealed class RegionFile
             if ((compression & ExternalFlag) != 0)
             {
                 payload = externalChunk?.Invoke(i % 32, i / 32)
-                    ?? throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
+                    ?? throw new NbtFormatException(NbtErrorCodes.Region, externalChunk is null
+                        ? string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file, which only a region file named r.X.Z.mca (or read with a source of such chunks) can find.")
+                        : string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
             }
             else
             {
@@ -279,9 +282,11 @@ public sealed class RegionFile
     /// <param name="x">The chunk's x within the region, 0 to 31.</param>
     /// <param name="z">The chunk's z within the region, 0 to 31.</param>
     /// <returns>The path of <c>c.X.Z.mcc</c>, in world chunk coordinates.</returns>
+    /// <exception cref="ArgumentException">The region file is not named <c>r.X.Z.mca</c>: its coordinates, and so its chunks' files, are unknown.</exception>
     public static string ExternalChunkPath(string regionPath, int x, int z)
     {
-        var (regionX, regionZ) = ParseName(regionPath);
+        var (regionX, regionZ) = TryParseName(regionPath)
+            ?? throw new ArgumentException($"The region file '{Path.GetFileName(regionPath)}' is not named r.X.Z.mca, so the .mcc files of its chunks over {MaxSectorsPerChunk} sectors cannot be named.");
         var directory = Path.GetDirectoryName(Path.GetFullPath(regionPath))!;
         return Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $"c.{(regionX * 32) + x}.{(regionZ * 32) + z}.mcc"));
     }
@@ -296,13 +301,15 @@ public sealed class RegionFile
         return x + (z * 32);
     }
 
-    private static (int X, int Z) ParseName(string path)
+    // A region's coordinates, from its name r.X.Z.mca (or .mcr); none from any other name (it was region 0,0, whose .mcc
+    // files a backup copy of another region would then read, and write over).
+    private static (int X, int Z)? TryParseName(string path)
     {
         var parts = Path.GetFileName(path).Split('.');
         return parts.Length == 4 && parts[0] == "r"
             && int.TryParse(parts[1], CultureInfo.InvariantCulture, out var x) && int.TryParse(parts[2], CultureInfo.InvariantCulture, out var z)
             ? (x, z)
-            : (0, 0);
+            : null;
     }
 
     private sealed record Entry(RegionCompression Compression, byte[] Payload, int Timestamp);

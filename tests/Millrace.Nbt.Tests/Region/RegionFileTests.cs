@@ -67,6 +67,35 @@ public class RegionFileTests
         }
     }
 
+    // A region file not named r.X.Z.mca counted as region 0,0: a backup copy of another region read, and wrote over, the
+    // .mcc files of region 0,0's chunk 0,0.
+    [Fact]
+    public void ARegionFileNamedOtherwise_NeitherReadsNorWritesAnotherRegionsMccFiles()
+    {
+        var directory = Directory.CreateTempSubdirectory("millrace-region-");
+        try
+        {
+            var huge = new NbtDocument("", new NbtCompound { { "data", new NbtByteArray(new byte[2_000_000]) } });
+            var region = new RegionFile();
+            region.WriteChunk(0, 0, huge, RegionCompression.None);
+            var regionZero = Path.Combine(directory.FullName, "c.0.0.mcc");
+            File.WriteAllText(regionZero, "region 0,0's chunk");
+
+            Assert.Throws<ArgumentException>(() => region.Save(Path.Combine(directory.FullName, "backup.mca")));
+            Assert.False(File.Exists(Path.Combine(directory.FullName, "backup.mca")));
+
+            region.Save(Path.Combine(directory.FullName, "r.5.5.mca"));
+            File.Copy(Path.Combine(directory.FullName, "r.5.5.mca"), Path.Combine(directory.FullName, "copy.mca"));
+            var error = Assert.Throws<NbtFormatException>(() => RegionFile.Open(Path.Combine(directory.FullName, "copy.mca")));
+            Assert.Equal(8192 + 4, error.ByteOffset);
+            Assert.Equal("region 0,0's chunk", File.ReadAllText(regionZero));
+        }
+        finally
+        {
+            directory.Delete(recursive: true);
+        }
+    }
+
     // hello_world.nbt stored as one raw block and the end block, as lz4-java's LZ4BlockOutputStream writes them; the
     // checksum 0x0155E531 is XXH32 (seed 0x9747B28C) of the 33 bytes, low 28 bits, computed independently of the code.
     [Fact]
