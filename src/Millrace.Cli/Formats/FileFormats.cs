@@ -61,7 +61,7 @@ internal static class FileFormats
         FileFormatKind.Nbt => new NbtValue(NbtFile.Read(input, flavour)),
 
         // SNBT becomes the root of a Java file, gzip-compressed as Minecraft stores its NBT files.
-        FileFormatKind.Snbt => new NbtValue(new NbtFile(new NbtDocument(string.Empty, SnbtParser.Parse(Encoding.UTF8.GetString(input))), NbtFormat.Java, NbtCompression.Gzip)),
+        FileFormatKind.Snbt => new NbtValue(new NbtFile(new NbtDocument(string.Empty, SnbtParser.ParseUtf8(input)), NbtFormat.Java, NbtCompression.Gzip)),
         FileFormatKind.Json => new JsonValue(CheckJson(input)),
         _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer, zstdDictionary: settings?.ZstdDictionary))),
     };

@@ -36,7 +36,7 @@ internal static class SnbtNumber
         var suffix = char.ToLowerInvariant(body[^1]);
         if (suffix is 'f' or 'd' || body.ContainsAny('.', 'e', 'E'))
         {
-            return TryParseReal(text, suffix, out tag);
+            return TryParseReal(text, suffix, token, offset, out tag);
         }
 
         return TryParseInteger(body, 10, negative, token, offset, out tag);
@@ -139,7 +139,7 @@ internal static class SnbtNumber
         return body;
     }
 
-    private static bool TryParseReal(ReadOnlySpan<char> text, char suffix, out NbtTag tag)
+    private static bool TryParseReal(ReadOnlySpan<char> text, char suffix, string token, int offset, out NbtTag tag)
     {
         tag = null!;
         var digits = suffix is 'f' or 'd' ? text[..^1] : text;
@@ -167,6 +167,12 @@ internal static class SnbtNumber
                 return false;
             }
 
+            // The platform rounds a literal past the type's range to infinity; a finite literal is never read as one.
+            if (float.IsInfinity(single))
+            {
+                throw OutOfRange(token, offset);
+            }
+
             tag = new NbtFloat(single);
             return true;
         }
@@ -174,6 +180,11 @@ internal static class SnbtNumber
         if (!double.TryParse(digits, Styles, CultureInfo.InvariantCulture, out var number))
         {
             return false;
+        }
+
+        if (double.IsInfinity(number))
+        {
+            throw OutOfRange(token, offset);
         }
 
         tag = new NbtDouble(number);

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Text;
@@ -10,19 +11,21 @@ namespace Millrace.Nbt.Snbt;
 /// <c>[L;…]</c>, quoted and unquoted strings, <c>true</c>/<c>false</c>) and Minecraft 1.21.5's additions (hex
 /// <c>0x</c> and binary <c>0b</c> literals, <c>_</c> separators, signed/unsigned suffixes such as <c>255ub</c>,
 /// escapes <c>\x</c> <c>\u</c> <c>\U</c>, <c>bool(…)</c> and <c>uuid(…)</c>, lists of mixed types).
-/// Errors are <see cref="NbtFormatException"/>s whose offset counts characters.
+/// Errors are <see cref="NbtFormatException"/>s whose offset counts characters of a string, or bytes of UTF-8 input.
 /// </summary>
 public sealed class SnbtParser
 {
     private readonly string _text;
     private readonly int _maxDepth;
+    private readonly bool _offsetsInBytes;
     private int _position;
     private int _depth;
 
-    private SnbtParser(string text, int maxDepth)
+    private SnbtParser(string text, int maxDepth, bool offsetsInBytes)
     {
         _text = text;
         _maxDepth = maxDepth;
+        _offsetsInBytes = offsetsInBytes;
     }
 
     /// <summary>Parses one SNBT value; only whitespace may follow it.</summary>
@@ -33,7 +36,32 @@ public sealed class SnbtParser
     public static NbtTag Parse(string text, NbtReaderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(text);
-        var parser = new SnbtParser(text, (options ?? NbtReaderOptions.Default).MaxDepth);
+        return Parse(text, options, offsetsInBytes: false);
+    }
+
+    /// <summary>Parses one SNBT value from UTF-8 bytes (a file's); only whitespace may follow it.</summary>
+    /// <param name="utf8">The SNBT text as UTF-8: bytes that are not UTF-8 are refused, not replaced.</param>
+    /// <param name="options">The nesting limit, as for <see cref="Parse(string, NbtReaderOptions?)"/>.</param>
+    /// <returns>The tag.</returns>
+    /// <exception cref="NbtFormatException">The bytes are not UTF-8, or not valid SNBT; the offset counts bytes.</exception>
+    public static NbtTag ParseUtf8(ReadOnlySpan<byte> utf8, NbtReaderOptions? options = null)
+    {
+        for (var offset = 0; offset < utf8.Length;)
+        {
+            if (Rune.DecodeFromUtf8(utf8[offset..], out _, out var length) != OperationStatus.Done)
+            {
+                throw new NbtFormatException(NbtErrorCodes.BadEncoding, "The SNBT is not valid UTF-8 here.", offset);
+            }
+
+            offset += length;
+        }
+
+        return Parse(Encoding.UTF8.GetString(utf8), options, offsetsInBytes: true);
+    }
+
+    private static NbtTag Parse(string text, NbtReaderOptions? options, bool offsetsInBytes)
+    {
+        var parser = new SnbtParser(text, (options ?? NbtReaderOptions.Default).MaxDepth, offsetsInBytes);
         var tag = parser.ReadValue();
         parser.SkipWhitespace();
         if (parser._position < text.Length)
@@ -162,7 +190,7 @@ public sealed class SnbtParser
                     NbtShort s when kind != 'B' => s.Value,
                     NbtInt i when kind != 'B' => i.Value,
                     NbtLong l when kind == 'L' => l.Value,
-                    _ => throw new NbtFormatException(NbtErrorCodes.Syntax, $"A {element.Type} cannot be an element of a [{kind};] array.", start),
+                    _ => throw new NbtFormatException(NbtErrorCodes.Syntax, $"A {element.Type} cannot be an element of a [{kind};] array.", Offset(start)),
                 });
             }
             while (NextElement(']'));
@@ -196,7 +224,7 @@ public sealed class SnbtParser
             return new NbtByte(token.Length == 4 ? (sbyte)1 : (sbyte)0);
         }
 
-        return SnbtNumber.TryParse(token, start, out var number) ? number : new NbtString(token);
+        return SnbtNumber.TryParse(token, Offset(start), out var number) ? number : new NbtString(token);
     }
 
     private NbtTag ReadFunction(string name, int start)
@@ -215,13 +243,13 @@ public sealed class SnbtParser
                 NbtValueTag<short> s => new NbtByte(s.Value != 0 ? (sbyte)1 : (sbyte)0),
                 NbtValueTag<int> i => new NbtByte(i.Value != 0 ? (sbyte)1 : (sbyte)0),
                 NbtValueTag<long> l => new NbtByte(l.Value != 0 ? (sbyte)1 : (sbyte)0),
-                _ => throw new NbtFormatException(NbtErrorCodes.Syntax, "bool() takes a number or a boolean.", start),
+                _ => throw new NbtFormatException(NbtErrorCodes.Syntax, "bool() takes a number or a boolean.", Offset(start)),
             };
         }
 
         if (argument is not NbtString text || !Guid.TryParse(text.Value, out var uuid))
         {
-            throw new NbtFormatException(NbtErrorCodes.Syntax, "uuid() takes a UUID such as \"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\".", start);
+            throw new NbtFormatException(NbtErrorCodes.Syntax, "uuid() takes a UUID such as \"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\".", Offset(start));
         }
 
         // Minecraft stores a UUID as four ints, most significant first.
@@ -382,5 +410,8 @@ public sealed class SnbtParser
         }
     }
 
-    private NbtFormatException Error(string reason) => new(NbtErrorCodes.Syntax, reason, _position);
+    private NbtFormatException Error(string reason) => new(NbtErrorCodes.Syntax, reason, Offset(_position));
+
+    // Counted when an error needs it, not on the way: a parse that succeeds never counts.
+    private int Offset(int position) => _offsetsInBytes ? Encoding.UTF8.GetByteCount(_text.AsSpan(0, position)) : position;
 }

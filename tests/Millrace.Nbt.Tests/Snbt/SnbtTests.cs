@@ -67,6 +67,9 @@ public class SnbtTests
     [InlineData("\"\\q\"", "Unknown escape")]
     [InlineData("300b", "out of its type's range")]
     [InlineData("-1ub", "out of its type's range")]
+    [InlineData("1e400", "out of its type's range")]
+    [InlineData("-1e400d", "out of its type's range")]
+    [InlineData("3.5e38f", "out of its type's range")]
     [InlineData("[B;1,2]", "cannot be an element of a [B;] array")]
     [InlineData("{a:1} x", "Unexpected text")]
     [InlineData("uuid(12)", "uuid() takes")]
@@ -76,6 +79,32 @@ public class SnbtTests
         var error = Assert.Throws<NbtFormatException>(() => SnbtParser.Parse(snbt));
         Assert.Contains(reason, error.Message, StringComparison.Ordinal);
         Assert.InRange(error.ByteOffset, 0, snbt.Length);
+    }
+
+    // A finite literal past its type's range was rounded to infinity; the infinities themselves are literals of their own.
+    [Fact]
+    public void Parse_TheInfinitiesAreLiterals()
+    {
+        Assert.Equal(new NbtDouble(double.PositiveInfinity), SnbtParser.Parse("Infinityd"));
+        Assert.Equal(new NbtFloat(float.NegativeInfinity), SnbtParser.Parse("-Infinityf"));
+        Assert.Equal(new NbtFloat(3.4e38f), SnbtParser.Parse("3.4e38f"));
+    }
+
+    // A file's SNBT: bytes that are not UTF-8 were replaced by U+FFFD, and error offsets counted characters where the
+    // tool says bytes.
+    [Fact]
+    public void ParseUtf8_RefusesBytesThatAreNotUtf8_AndLocatesErrorsInBytes()
+    {
+        byte[] notUtf8 = [0x7B, 0x61, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D]; // {a:"", with two bytes no UTF-8 sequence starts with
+        var bad = Assert.Throws<NbtFormatException>(() => SnbtParser.ParseUtf8(notUtf8));
+        Assert.Equal(NbtErrorCodes.BadEncoding, bad.Code);
+        Assert.Equal(4, bad.ByteOffset);
+
+        var text = "{\"ééé\":1,b:}";
+        var error = Assert.Throws<NbtFormatException>(() => SnbtParser.ParseUtf8(System.Text.Encoding.UTF8.GetBytes(text)));
+        Assert.Equal(14, error.ByteOffset);
+        Assert.Equal(11, Assert.Throws<NbtFormatException>(() => SnbtParser.Parse(text)).ByteOffset);
+        Assert.Equal(SnbtParser.Parse("{\"ééé\":1}"), SnbtParser.ParseUtf8(System.Text.Encoding.UTF8.GetBytes("{\"ééé\":1}")));
     }
 
     [Fact]
