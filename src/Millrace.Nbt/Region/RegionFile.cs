@@ -118,7 +118,7 @@ public sealed class RegionFile
                 payload = data.Slice((int)offset + 5, length - 1).ToArray();
             }
 
-            region._entries[i] = new Entry((RegionCompression)(compression & ~ExternalFlag), payload, timestamp);
+            region._entries[i] = new Entry((RegionCompression)(compression & ~ExternalFlag), payload, timestamp, (compression & ExternalFlag) != 0 ? ExternalPayload : offset + 5);
         }
 
         return region;
@@ -137,15 +137,35 @@ public sealed class RegionFile
             return null;
         }
 
-        return entry.Compression switch
+        try
         {
-            // The chunk's declared compression is the one it must be in: a mismatch is corruption, not a guess.
-            RegionCompression.Gzip => NbtDocument.Read(entry.Payload, NbtCompression.Gzip, options),
-            RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
-            RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
-            RegionCompression.Lz4 => ReadLz4(entry.Payload, options ?? NbtReaderOptions.Default),
-            _ => throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), 0),
+            return entry.Compression switch
+            {
+                // The chunk's declared compression is the one it must be in: a mismatch is corruption, not a guess.
+                RegionCompression.Gzip => NbtDocument.Read(entry.Payload, NbtCompression.Gzip, options),
+                RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
+                RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
+                RegionCompression.Lz4 => ReadLz4(entry.Payload, options ?? NbtReaderOptions.Default),
+                _ => throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), entry.FileOffset >= 0 ? entry.FileOffset - 1 : 0),
+            };
+        }
+        catch (NbtFormatException exception) when (exception.Code != NbtErrorCodes.Region && ScopeToChunk(exception, x, z, entry))
+        {
+            throw;
+        }
+    }
+
+    // An error inside a chunk counts bytes of its payload (or of what it inflates to): say where that payload is.
+    private static bool ScopeToChunk(NbtFormatException exception, int x, int z, Entry entry)
+    {
+        var payload = entry.FileOffset switch
+        {
+            >= 0 => string.Create(CultureInfo.InvariantCulture, $"chunk {x},{z}'s payload, which starts at byte {entry.FileOffset} of the region file"),
+            ExternalPayload => string.Create(CultureInfo.InvariantCulture, $"chunk {x},{z}'s payload, its .mcc file"),
+            _ => string.Create(CultureInfo.InvariantCulture, $"chunk {x},{z}'s payload"),
         };
+        exception.SetOffsetScope(exception.OffsetScope is { } inflated ? $"{inflated} of {payload}" : $"of {payload}");
+        return false;
     }
 
     // LZ4 is a region's compression, not an NBT file's: inflate it through Core's one bounded path, then read the
@@ -201,7 +221,7 @@ public sealed class RegionFile
             payload = framed.WrittenSpan.ToArray();
         }
 
-        _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds());
+        _entries[Index(x, z)] = new Entry(compression, payload, (int)(timestamp ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds(), WrittenPayload);
     }
 
     /// <summary>Deletes a chunk.</summary>
@@ -312,5 +332,9 @@ public sealed class RegionFile
             : null;
     }
 
-    private sealed record Entry(RegionCompression Compression, byte[] Payload, int Timestamp);
+    // Where a chunk's payload is, for its errors: at a byte of the region file, in a .mcc file, or written in memory.
+    private const long ExternalPayload = -1;
+    private const long WrittenPayload = -2;
+
+    private sealed record Entry(RegionCompression Compression, byte[] Payload, int Timestamp, long FileOffset);
 }

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Tags;
 
@@ -65,6 +66,26 @@ public class RegionFileTests
         {
             directory.Delete(recursive: true);
         }
+    }
+
+    // An error inside a chunk counted bytes of its payload and said nothing of where that payload is in the file; an
+    // unknown compression was at byte 0.
+    [Fact]
+    public void ErrorsInAChunk_SayWhereItsPayloadStartsInTheFile()
+    {
+        var region = new RegionFile();
+        region.WriteChunk(0, 0, NbtSamples.HelloWorld(), RegionCompression.None);
+        var bytes = region.ToArray();
+        BinaryPrimitives.WriteInt32BigEndian(bytes.AsSpan(8192), BinaryPrimitives.ReadInt32BigEndian(bytes.AsSpan(8192)) + 2);
+
+        var trailing = Assert.Throws<NbtFormatException>(() => RegionFile.Load(bytes).ReadChunk(0, 0));
+        Assert.Equal(NbtErrorCodes.TrailingBytes, trailing.Code);
+        Assert.Contains("chunk 0,0's payload, which starts at byte 8197 of the region file", trailing.OffsetScope, StringComparison.Ordinal);
+
+        bytes[8196] = 9;
+        var unknown = Assert.Throws<NbtFormatException>(() => RegionFile.Load(bytes).ReadChunk(0, 0));
+        Assert.Equal(8196, unknown.ByteOffset);
+        Assert.Null(unknown.OffsetScope);
     }
 
     // A region file not named r.X.Z.mca counted as region 0,0: a backup copy of another region read, and wrote over, the
