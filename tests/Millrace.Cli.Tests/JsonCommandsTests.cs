@@ -101,6 +101,17 @@ public class JsonCommandsTests
         Assert.Contains("json.syntax", run.Error, StringComparison.Ordinal);
     }
 
+    // The decoded text's syntax error came in System.Text.Json's words (LineNumber: 1 | BytePositionInLine: 2), at the
+    // end of the last good token rather than at the error.
+    [Fact]
+    public async Task FromBase64_NotJson_IsLocatedInTheDecodedText()
+    {
+        var run = await CliRun.InvokeWithInput(Convert.ToBase64String("[1,\n2,,3]"u8), "json", "from-base64", "-");
+
+        Assert.Contains("(line 2, column 3); the offset counts bytes of the decoded text (byte offset 6)", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("LineNumber", run.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task MissingFile_ExitsOneWithoutStackTrace()
     {

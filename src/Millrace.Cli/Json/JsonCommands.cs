@@ -1,7 +1,6 @@
 using System.CommandLine;
 using System.Buffers;
 using System.Text.Json;
-using Millrace.Json;
 using Millrace.Json.Base64;
 using Millrace.Json.Streaming;
 
@@ -227,7 +226,9 @@ internal static class JsonCommands
         }
         catch (JsonException exception)
         {
-            return new Error(JsonErrorCodes.Syntax, $"The decoded text is not JSON: {exception.Message}") { ByteOffset = reader.BytesConsumed };
+            // Located as any JSON syntax error is, in the decoded text (the input is its base64).
+            var error = CliErrors.FromJson(exception, json);
+            return error with { Message = $"The decoded text is not JSON: {error.Message}; the offset counts bytes of the decoded text" };
         }
     }
 
