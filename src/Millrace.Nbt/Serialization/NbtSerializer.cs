@@ -1,4 +1,6 @@
 using System.ComponentModel;
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 using System.Buffers;
 using System.Globalization;
 using Millrace.Nbt.Binary;
@@ -53,11 +55,13 @@ public static class NbtSerializer
     /// <param name="member">The member, for the error.</param>
     /// <exception cref="NbtFormatException">The tag has another type.</exception>
     [EditorBrowsable(EditorBrowsableState.Never)]
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static void Expect(ref NbtPullReader reader, NbtTagType expected, string member)
     {
+        // Once per member read: the check inlined, the error built out of line.
         if (reader.TagType != expected)
         {
-            throw new NbtFormatException(NbtErrorCodes.Type, string.Create(CultureInfo.InvariantCulture, $"The tag '{member}' is a {reader.TagType}; {expected} was expected."), reader.BytesConsumed);
+            ThrowWrongType(reader.TagType, expected, member, reader.BytesConsumed);
         }
     }
 
@@ -75,6 +79,10 @@ public static class NbtSerializer
             throw new NbtFormatException(NbtErrorCodes.Type, string.Create(CultureInfo.InvariantCulture, $"The list '{member}' holds {reader.ListElementType} tags; {expected} was expected."), reader.BytesConsumed);
         }
     }
+
+    [DoesNotReturn]
+    private static void ThrowWrongType(NbtTagType actual, NbtTagType expected, string member, long offset) =>
+        throw new NbtFormatException(NbtErrorCodes.Type, string.Create(CultureInfo.InvariantCulture, $"The tag '{member}' is a {actual}; {expected} was expected."), offset);
 
     private static T ReadRoot<T>(ReadOnlySpan<byte> data, NbtReaderOptions options)
         where T : INbtSerializable<T>
