@@ -224,7 +224,15 @@ public sealed class SnbtParser
             return new NbtByte(token.Length == 4 ? (sbyte)1 : (sbyte)0);
         }
 
-        return SnbtNumber.TryParse(token, Offset(start), out var number) ? number : new NbtString(token);
+        try
+        {
+            return SnbtNumber.TryParse(token, start, out var number) ? number : new NbtString(token);
+        }
+        catch (NbtFormatException exception) when (_offsetsInBytes)
+        {
+            // Out of range: the offset is counted in bytes only now, so tokens that parse cost no count.
+            throw new NbtFormatException(exception.Code, exception.Reason, Offset(start));
+        }
     }
 
     private NbtTag ReadFunction(string name, int start)
