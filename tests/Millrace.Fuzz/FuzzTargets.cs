@@ -32,7 +32,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
-        new FuzzTarget("snbt", data => SnbtParser.Parse(Encoding.UTF8.GetString(data)), () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
+        new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
@@ -42,6 +42,45 @@ internal static class FuzzTargets
     ];
 
     public static string Sample(string name) => Path.Combine(AppContext.BaseDirectory, "samples", name);
+
+    // A file's bytes and the text they decode to must parse alike: the same tag, or the same error at the same place
+    // (counted in bytes, and in characters).
+    private static void ParseSnbt(byte[] data)
+    {
+        Millrace.Nbt.Tags.NbtTag? fromBytes = null;
+        NbtFormatException? bytesError = null;
+        try
+        {
+            fromBytes = SnbtParser.ParseUtf8(data);
+        }
+        catch (NbtFormatException exception)
+        {
+            bytesError = exception;
+        }
+
+        if (bytesError?.Code == NbtErrorCodes.BadEncoding)
+        {
+            // Not UTF-8: there is no text to compare with.
+            return;
+        }
+
+        var text = Encoding.UTF8.GetString(data);
+        try
+        {
+            var fromText = SnbtParser.Parse(text);
+            if (fromBytes is null || !fromBytes.Equals(fromText))
+            {
+                throw new InvalidOperationException("The text parses where its bytes do not, or to another tag.");
+            }
+        }
+        catch (NbtFormatException exception)
+        {
+            if (bytesError is null || exception.Code != bytesError.Code || Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
+            {
+                throw new InvalidOperationException($"The text is refused at character {exception.ByteOffset} ({exception.Code}), its bytes {(bytesError is null ? "not at all" : $"at byte {bytesError.ByteOffset} ({bytesError.Code})")}.", exception);
+            }
+        }
+    }
 
     // The tree reader is the oracle: reading every token and decoding every name and string must refuse what it refuses
     // (trailing bytes too) and read what it reads (the two charge the byte quota differently, so a quota error settles nothing).
