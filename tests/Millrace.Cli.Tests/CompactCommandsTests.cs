@@ -43,6 +43,23 @@ public sealed class CompactCommandsTests : IDisposable
         Assert.Equal(["json", "json+gzip", "compact", "compact+deflate", "compact+brotli", "compact+zstd", "compact+auto"], rows.Select(r => r.Split(' ')[0]));
     }
 
+    // Encoding reads a parsed document, whose values carry no positions: its errors said "byte offset 0" wherever the
+    // value was. The offset is now the value's, found by its path in the text.
+    [Fact]
+    public async Task Encode_ValueThatDoesNotFit_IsLocatedInTheJson()
+    {
+        var json = Path.Combine(_temp.FullName, "users.json");
+        const string Text = """[{"id":1},{"id":2,"owner":{"id":3,"tags":["a", 7]}}]""";
+        await File.WriteAllTextAsync(json, Text);
+
+        var run = await CliRun.Invoke("compact", "encode", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", json, Path.Combine(_temp.FullName, "out.bin"));
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains($"(byte offset {Text.IndexOf('7', StringComparison.Ordinal)}, path [1].owner.tags[1])", run.Error, StringComparison.Ordinal);
+        Assert.StartsWith("millrace: ", run.Error, StringComparison.Ordinal);
+        Assert.Contains("users.json: compact.schema:", run.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task BadInput_ExitsOneWithOffsetAndPath()
     {

@@ -93,7 +93,7 @@ internal static class CompactCommands
             {
                 console.ReportError(name, CliErrors.FromJson(exception, json));
             }
-            catch (CompactFormatException exception)
+            catch (MillraceException exception)
             {
                 console.Report(name, exception);
             }

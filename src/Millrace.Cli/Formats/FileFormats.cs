@@ -101,7 +101,15 @@ internal static class FileFormats
     private static byte[] WriteCompact(byte[] json, ConversionSettings settings)
     {
         using var document = JsonDocument.Parse(json);
-        return CompactJson.Encode(RequireSchema(settings), settings.TypeName ?? throw new InvalidOperationException("Compact frames need --type."), document.RootElement, settings.CompactCompression, settings.ZstdDictionary);
+        try
+        {
+            return CompactJson.Encode(RequireSchema(settings), settings.TypeName ?? throw new InvalidOperationException("Compact frames need --type."), document.RootElement, settings.CompactCompression, settings.ZstdDictionary);
+        }
+        catch (CompactFormatException exception)
+        {
+            // A parsed document's values carry no positions, so the encoder says where by the path: the text says at which byte.
+            throw new MillraceException(exception.Error with { ByteOffset = JsonValueOffsets.Find(json, exception.Path) });
+        }
     }
 
     private static byte[] CheckJson(byte[] input)

@@ -1,0 +1,105 @@
+using System.Text.Json;
+
+namespace Millrace.Cli.Formats;
+
+/// <summary>
+/// Finds where, in JSON text, the value an error's path names starts. Compact encoding reads a parsed document, whose
+/// values carry no positions, so its errors give the path (<c>owner.tags[2]</c>) and the tool looks the offset up here.
+/// </summary>
+internal static class JsonValueOffsets
+{
+    /// <summary>Finds the value at <paramref name="path"/>: names joined by dots, indices in brackets, as <see cref="ErrorPath"/> writes them.</summary>
+    /// <param name="json">The JSON text, which parsed.</param>
+    /// <param name="path">The path; empty for the root.</param>
+    /// <returns>The value's first byte, or <see langword="null"/> when the path does not lead to one (a name holding a dot or a bracket is not told apart).</returns>
+    public static long? Find(ReadOnlySpan<byte> json, string path)
+    {
+        var reader = new Utf8JsonReader(json);
+        try
+        {
+            if (!reader.Read())
+            {
+                return null;
+            }
+
+            foreach (var segment in path.Split('.', StringSplitOptions.RemoveEmptyEntries).SelectMany(Segments))
+            {
+                if (!(segment.Index is { } index ? EnterElement(ref reader, index) : EnterProperty(ref reader, segment.Name!)))
+                {
+                    return null;
+                }
+            }
+
+            return reader.TokenStartIndex;
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    // "tags[2][0]" is the name "tags", then the indices 2 and 0.
+    private static IEnumerable<(string? Name, int? Index)> Segments(string part)
+    {
+        var bracket = part.IndexOf('[', StringComparison.Ordinal);
+        if (bracket != 0)
+        {
+            yield return (bracket < 0 ? part : part[..bracket], null);
+        }
+
+        while (bracket >= 0)
+        {
+            var close = part.IndexOf(']', bracket);
+            if (close < 0 || !int.TryParse(part.AsSpan(bracket + 1, close - bracket - 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var index))
+            {
+                yield return (null, -1);
+                yield break;
+            }
+
+            yield return (null, index);
+            bracket = part.IndexOf('[', close);
+        }
+    }
+
+    private static bool EnterProperty(ref Utf8JsonReader reader, string name)
+    {
+        if (reader.TokenType != JsonTokenType.StartObject)
+        {
+            return false;
+        }
+
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var match = reader.ValueTextEquals(name);
+            reader.Read();
+            if (match)
+            {
+                return true;
+            }
+
+            reader.Skip();
+        }
+
+        return false;
+    }
+
+    private static bool EnterElement(ref Utf8JsonReader reader, int index)
+    {
+        if (reader.TokenType != JsonTokenType.StartArray || index < 0)
+        {
+            return false;
+        }
+
+        for (var i = 0; reader.Read() && reader.TokenType != JsonTokenType.EndArray; i++)
+        {
+            if (i == index)
+            {
+                return true;
+            }
+
+            reader.Skip();
+        }
+
+        return false;
+    }
+}
