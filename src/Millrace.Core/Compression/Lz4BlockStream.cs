@@ -92,6 +92,12 @@ internal static class Lz4BlockStream
 
             if (original == 0)
             {
+                // lz4-java's end block has a checksum of 0: any other value is damage, not another way to say the same.
+                if (checksum != 0)
+                {
+                    return Fail(DecompressionStatus.Corrupt, position + 17, "The LZ4 end block's checksum is not 0.");
+                }
+
                 var end = position + HeaderLength;
                 return end == input.Length
                     ? new DecompressionOutcome(DecompressionStatus.Done, end, string.Empty)

@@ -67,6 +67,20 @@ public class BoundedCompressionTests
         }
     }
 
+    // The end block's checksum field was not read, so any 4 bytes there passed.
+    [Fact]
+    public void TryDecompress_Lz4EndBlockWithAChecksum_IsRefused()
+    {
+        var compressed = Compress(CompressionCodec.Lz4Block, Sample);
+        compressed[^1] = 1;
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(compressed, CompressionCodec.Lz4Block, output, maxOutputBytes: 1 << 20);
+
+        Assert.Equal(DecompressionStatus.Corrupt, outcome.Status);
+        Assert.Equal(compressed.Length - 4, outcome.Offset);
+    }
+
     [Theory]
     [InlineData(CompressionCodec.Zlib)]
     [InlineData(CompressionCodec.Zstd)]
