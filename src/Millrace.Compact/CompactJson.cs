@@ -208,9 +208,28 @@ public static class CompactJson
         }
         catch (Exception exception) when (exception is InvalidOperationException or FormatException or OverflowException)
         {
-            throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: {exception.Message}", 0);
+            // Said in the schema's and the JSON's words, not in the platform's (which name its own methods and types).
+            var text = value.GetRawText();
+            text = text.Length > 40 ? text[..40] + "…" : text;
+            var why = exception switch
+            {
+                InvalidOperationException => $"it is {Describe(value.ValueKind)}",
+                OverflowException => $"{text} is out of its range",
+                _ => $"{text} is not one",
+            };
+            throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: {why}.", 0);
         }
     }
+
+    private static string Describe(JsonValueKind kind) => kind switch
+    {
+        JsonValueKind.Object => "an object",
+        JsonValueKind.Array => "an array",
+        JsonValueKind.String => "a string",
+        JsonValueKind.Number => "a number",
+        JsonValueKind.True or JsonValueKind.False => "a boolean",
+        _ => "null",
+    };
 
     private static void EncodeLengthDelimited(ref CompactWriter writer, CompactFieldType type, JsonElement value)
     {
