@@ -19,6 +19,8 @@ internal static class CliErrors
         IOException or UnauthorizedAccessException => new Error("io", exception.Message),
 
         // A writer refusing a value its format cannot carry (an over-long string, an unpaired surrogate in UTF-8).
+        // Its message without the parameter's name, which is the library's, not the user's.
+        ArgumentException { ParamName: { } name } argument => new Error("convert", argument.Message.Replace($" (Parameter '{name}')", string.Empty, StringComparison.Ordinal)),
         ArgumentException argument => new Error("convert", argument.Message),
 #if MILLRACE_CLUSTER
 

@@ -135,7 +135,10 @@ public static class CompactJson
 
             if (!type.TryGetField(property.Name, out var field))
             {
-                CompactThrow.Schema($"{type.Name} has no field named '{property.Name}'.");
+                // Located at the member it names, so the text can say where it is.
+                var unknown = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{property.Name}'.", 0);
+                unknown.PrependPath(property.Name);
+                throw unknown;
             }
 
             writer.WriteKey(field.Index, field.Type.WireType);
@@ -178,10 +181,10 @@ public static class CompactJson
                     writer.WriteVarint(value.GetUInt64());
                     break;
                 case CompactFieldKind.Float32:
-                    writer.WriteFixed32((uint)BitConverter.SingleToInt32Bits(value.GetSingle()));
+                    writer.WriteFixed32((uint)BitConverter.SingleToInt32Bits(Finite(value.GetSingle())));
                     break;
                 case CompactFieldKind.Float64:
-                    writer.WriteFixed64((ulong)BitConverter.DoubleToInt64Bits(value.GetDouble()));
+                    writer.WriteFixed64((ulong)BitConverter.DoubleToInt64Bits(Finite(value.GetDouble())));
                     break;
                 case CompactFieldKind.Decimal:
                     CompactValues.WriteDecimal(ref writer, value.GetDecimal());
@@ -220,6 +223,12 @@ public static class CompactJson
             throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: {why}.", 0);
         }
     }
+
+    // JSON has no infinity: a number past the type's range is one the platform rounds to it, and decoding could not
+    // give it back.
+    private static T Finite<T>(T value)
+        where T : System.Numerics.IFloatingPointIeee754<T> =>
+        T.IsFinite(value) ? value : throw new OverflowException();
 
     private static string Describe(JsonValueKind kind) => kind switch
     {

@@ -213,8 +213,34 @@ public sealed class CliContractTests : IDisposable
         var run = await Run($"cluster silo --port {taken} --storage jobs");
 
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
-        Assert.Contains($"cluster: Port {taken} or ", run.Error, StringComparison.Ordinal);
+        Assert.Contains($"cluster: Port {taken} of 127.0.0.1 is taken", run.Error, StringComparison.Ordinal);
         AssertOneCleanLine(run.Error, "a taken port, in the user's words");
+    }
+
+    // A value the target format cannot carry is the writer's ArgumentException: its message named the library's parameter.
+    [Fact]
+    public async Task AStringTooLongForNbt_IsOneLineWithoutTheLibrarysParameterName()
+    {
+        File.WriteAllText(Path.Combine(_temp.FullName, "long.snbt"), $"{{a:\"{new string('x', 70_000)}\"}}");
+
+        var run = await Run("nbt convert long.snbt long.nbt --to java");
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("exceeds the format's limit of 65535", run.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("Parameter", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "a value the format cannot carry");
+        Assert.False(File.Exists(Path.Combine(_temp.FullName, "long.nbt")));
+    }
+
+    // Both ports the same: the silo bound the port twice and waited for good without a word.
+    [Fact]
+    public async Task SiloWithOnePortForBoth_IsAUsageError()
+    {
+        var run = await Run("cluster silo --port 41999 --gateway-port 41999 --storage jobs");
+
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        Assert.Contains("must differ", run.Error, StringComparison.Ordinal);
+        AssertOneCleanLine(run.Error, "a usage error");
     }
 
     [Fact]

@@ -60,6 +60,22 @@ public sealed class CompactCommandsTests : IDisposable
         Assert.Contains("users.json: compact.schema: The JSON value does not fit string: it is a number.", run.Error, StringComparison.Ordinal);
     }
 
+    // An unknown member was at the record (byte offset 0, no path); a number past float64's range was written as
+    // infinity, which no decode could give back.
+    [Theory]
+    [InlineData("""{"id":1,"nope":2}""", "User has no field named 'nope'. (byte offset 15, path nope)")]
+    [InlineData("""{"id":1e999}""", "does not fit int64")]
+    public async Task Encode_UnknownMembersAndUnwritableNumbers_AreRefusedWhereTheyAre(string text, string expected)
+    {
+        var json = Path.Combine(_temp.FullName, "user.json");
+        await File.WriteAllTextAsync(json, text);
+
+        var run = await CliRun.Invoke("compact", "encode", "--schema", CliRun.Sample("user.schema.json"), "--type", "User", json, Path.Combine(_temp.FullName, "out.bin"));
+
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains(expected, run.Error, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task BadInput_ExitsOneWithOffsetAndPath()
     {

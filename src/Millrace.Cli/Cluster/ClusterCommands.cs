@@ -89,6 +89,18 @@ internal static class ClusterCommands
             using var claim = parsed.GetValue(port) is 0 ? ClusterConnection.ClaimPorts(Path.Combine(ClusterConnection.MachineFolder(), "silo-ports")) : null;
             var siloPort = claim?.SiloPort ?? parsed.GetValue(port);
             var gateway = parsed.GetValue(gatewayPort) is > 0 and var g ? g : claim?.GatewayPort ?? ClusterConnection.PairedGatewayPort(siloPort);
+            if (siloPort == gateway)
+            {
+                await console.Error.WriteLineAsync($"millrace: cluster silo: the silo port and the gateway port must differ, not both {siloPort}.");
+                return ExitCodes.Usage;
+            }
+
+            // A port another silo holds binds again (Orleans' listeners share a port with SO_REUSEPORT, and two silos would
+            // then split its connections): a port given must be free now, as a claimed one is.
+            if (!ClusterConnection.IsFree(siloPort) || !ClusterConnection.IsFree(gateway))
+            {
+                throw new OrleansException(string.Create(CultureInfo.InvariantCulture, $"Port {(ClusterConnection.IsFree(siloPort) ? gateway : siloPort)} of {advertised} is taken: choose others with --port and --gateway-port."));
+            }
             var primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
             var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(ClusterConnection.MachineFolder(), "cluster"));
 
@@ -128,7 +140,7 @@ internal static class ClusterCommands
             }
             catch (Exception exception) when (ClusterConnection.IsAddressInUse(exception))
             {
-                throw new Orleans.Runtime.OrleansException($"Port {siloPort} or {gateway} of {advertised} is taken: choose others with --port and --gateway-port.", exception);
+                throw new OrleansException($"Port {siloPort} or {gateway} of {advertised} is taken: choose others with --port and --gateway-port.", exception);
             }
 
             await using (var output = console.CreateTextOutput())

@@ -215,6 +215,22 @@ internal static class JsonCommands
 
     private static Error? FindSyntaxError(ReadOnlySpan<byte> json)
     {
+        // The tokenizer checks structure, not that every string is UTF-8: what is printed must be both.
+        for (var offset = 0; offset < json.Length;)
+        {
+            if (System.Text.Rune.DecodeFromUtf8(json[offset..], out _, out var length) != OperationStatus.Done)
+            {
+                return new Error("json.syntax", "The decoded text is not UTF-8 here; the offset counts bytes of the decoded text") { ByteOffset = offset };
+            }
+
+            offset += length;
+        }
+
+        if (json.Trim(" \t\r\n"u8).IsEmpty)
+        {
+            return new Error("json.syntax", "The decoded text holds no JSON value.");
+        }
+
         var reader = new Utf8JsonReader(json);
         try
         {

@@ -117,6 +117,16 @@ public static class BoundedCompression
             return Fail(DecompressionStatus.Truncated, input.Length, string.Create(CultureInfo.InvariantCulture, $"The {name} data ends after {input.Length} byte(s); a complete {name} stream has at least {minimum}."));
         }
 
+        if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) is > 0 and var frame && frame < input.Length)
+        {
+            // Bytes follow the first frame's end by its block headers: decode the frame alone, so that what follows is
+            // said to follow it, not taken for a corrupt next frame.
+            var first = InflateStream(input[..(int)frame], codec, output, maxOutputBytes, zstdDictionary);
+            return first.IsDone
+                ? Fail(DecompressionStatus.TrailingBytes, frame, string.Create(CultureInfo.InvariantCulture, $"{input.Length - frame} byte(s) follow the zstd frame."))
+                : first;
+        }
+
         var start = output.WrittenCount;
         var rented = ArrayPool<byte>.Shared.Rent(input.Length);
         try
@@ -148,12 +158,10 @@ public static class BoundedCompression
                 {
                     return Fail(DecompressionStatus.TrailingBytes, input.Length - 1, $"The {name} stream ends before the input does: at least its last byte follows the stream.");
                 }
-                else if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) is var frame && frame != input.Length)
+                else if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) < 0)
                 {
-                    // Zstd's reader goes on into whatever frames follow the first: more than one frame is not one stream.
-                    return frame < 0
-                        ? Fail(DecompressionStatus.Corrupt, 0, "The zstd data does not start with a zstd frame.")
-                        : Fail(DecompressionStatus.TrailingBytes, frame, string.Create(CultureInfo.InvariantCulture, $"{input.Length - frame} byte(s) follow the zstd frame."));
+                    // Zstd's reader passes over skippable frames to the one that follows: one stream is one zstd frame.
+                    return Fail(DecompressionStatus.Corrupt, 0, "The zstd data does not start with a zstd frame.");
                 }
                 else
                 {
@@ -163,8 +171,9 @@ public static class BoundedCompression
         }
         catch (Exception exception) when (exception is InvalidDataException or (IOException and not EndOfStreamException))
         {
-            // The platform reports a bad zlib header as an IOException of its own (ZLibException), not InvalidDataException.
-            return Fail(DecompressionStatus.Corrupt, 0, $"The {name} data is corrupt ({Describe(exception)}).");
+            // The platform reports a bad zlib header as an IOException of its own (ZLibException), not InvalidDataException,
+            // and a gzip or zlib checksum that does not match as "an unsupported compression method": its words mislead there.
+            return Fail(DecompressionStatus.Corrupt, 0, $"The {name} data is corrupt: its header, a block or its checksum does not check.");
         }
         catch (EndOfStreamException)
         {

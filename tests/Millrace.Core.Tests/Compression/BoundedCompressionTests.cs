@@ -81,6 +81,36 @@ public class BoundedCompressionTests
         Assert.Equal(compressed.Length - 4, outcome.Offset);
     }
 
+    // Junk after a zstd frame was read as a next frame and called corrupt, with a hint about dictionaries.
+    [Fact]
+    public void TryDecompress_JunkAfterAZstdFrame_IsTrailingBytesAtTheFramesEnd()
+    {
+        var compressed = Compress(CompressionCodec.Zstd, Sample);
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress([.. compressed, 0, 1, 2], CompressionCodec.Zstd, output, maxOutputBytes: 1 << 20);
+
+        Assert.Equal(DecompressionStatus.TrailingBytes, outcome.Status);
+        Assert.Equal(compressed.Length, outcome.Offset);
+    }
+
+    // A checksum that does not match was reported in the platform's words: "an unsupported compression method".
+    [Theory]
+    [InlineData(CompressionCodec.Gzip)]
+    [InlineData(CompressionCodec.Zlib)]
+    public void TryDecompress_ABadChecksum_IsSaidAsSuch(CompressionCodec codec)
+    {
+        var compressed = Compress(codec, Sample);
+        compressed[^(codec == CompressionCodec.Gzip ? 8 : 1)] ^= 0x01;
+        using var output = new PooledBufferWriter();
+
+        var outcome = BoundedCompression.TryDecompress(compressed, codec, output, maxOutputBytes: 1 << 20);
+
+        Assert.False(outcome.IsDone);
+        Assert.DoesNotContain("unsupported", outcome.Message, StringComparison.Ordinal);
+        Assert.Contains("checksum", outcome.Message, StringComparison.OrdinalIgnoreCase);
+    }
+
     [Theory]
     [InlineData(CompressionCodec.Zlib)]
     [InlineData(CompressionCodec.Zstd)]
