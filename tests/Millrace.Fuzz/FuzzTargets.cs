@@ -64,7 +64,9 @@ internal static class FuzzTargets
             return;
         }
 
-        var text = Encoding.UTF8.GetString(data);
+        // A byte order mark is read past, and counted in the bytes' offsets.
+        var mark = data.AsSpan().StartsWith("\uFEFF"u8) ? 3 : 0;
+        var text = Encoding.UTF8.GetString(data, mark, data.Length - mark);
         try
         {
             var fromText = SnbtParser.Parse(text);
@@ -75,7 +77,7 @@ internal static class FuzzTargets
         }
         catch (NbtFormatException exception)
         {
-            if (bytesError is null || exception.Code != bytesError.Code || Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
+            if (bytesError is null || exception.Code != bytesError.Code || mark + Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
             {
                 throw new InvalidOperationException($"The text is refused at character {exception.ByteOffset} ({exception.Code}), its bytes {(bytesError is null ? "not at all" : $"at byte {bytesError.ByteOffset} ({bytesError.Code})")}.", exception);
             }

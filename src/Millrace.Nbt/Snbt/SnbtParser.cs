@@ -18,14 +18,18 @@ public sealed class SnbtParser
     private readonly string _text;
     private readonly int _maxDepth;
     private readonly bool _offsetsInBytes;
+
+    // Bytes before the text when offsets count bytes: a byte order mark the text was read without.
+    private readonly int _byteBase;
     private int _position;
     private int _depth;
 
-    private SnbtParser(string text, int maxDepth, bool offsetsInBytes)
+    private SnbtParser(string text, int maxDepth, bool offsetsInBytes, int byteBase)
     {
         _text = text;
         _maxDepth = maxDepth;
         _offsetsInBytes = offsetsInBytes;
+        _byteBase = byteBase;
     }
 
     /// <summary>Parses one SNBT value; only whitespace may follow it.</summary>
@@ -36,11 +40,11 @@ public sealed class SnbtParser
     public static NbtTag Parse(string text, NbtReaderOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(text);
-        return Parse(text, options, offsetsInBytes: false);
+        return Parse(text, options, offsetsInBytes: false, byteBase: 0);
     }
 
     /// <summary>Parses one SNBT value from UTF-8 bytes (a file's); only whitespace may follow it.</summary>
-    /// <param name="utf8">The SNBT text as UTF-8: bytes that are not UTF-8 are refused, not replaced.</param>
+    /// <param name="utf8">The SNBT text as UTF-8, after a byte order mark or not: bytes that are not UTF-8 are refused, not replaced.</param>
     /// <param name="options">The nesting limit, as for <see cref="Parse(string, NbtReaderOptions?)"/>.</param>
     /// <returns>The tag.</returns>
     /// <exception cref="NbtFormatException">The bytes are not UTF-8, or not valid SNBT; the offset counts bytes.</exception>
@@ -56,12 +60,14 @@ public sealed class SnbtParser
             offset += length;
         }
 
-        return Parse(Encoding.UTF8.GetString(utf8), options, offsetsInBytes: true);
+        // Editors save UTF-8 with a byte order mark: it says how the text is encoded and is not part of it.
+        var mark = utf8.StartsWith("\uFEFF"u8) ? 3 : 0;
+        return Parse(Encoding.UTF8.GetString(utf8[mark..]), options, offsetsInBytes: true, byteBase: mark);
     }
 
-    private static NbtTag Parse(string text, NbtReaderOptions? options, bool offsetsInBytes)
+    private static NbtTag Parse(string text, NbtReaderOptions? options, bool offsetsInBytes, int byteBase)
     {
-        var parser = new SnbtParser(text, (options ?? NbtReaderOptions.Default).MaxDepth, offsetsInBytes);
+        var parser = new SnbtParser(text, (options ?? NbtReaderOptions.Default).MaxDepth, offsetsInBytes, byteBase);
         var tag = parser.ReadValue();
         parser.SkipWhitespace();
         if (parser._position < text.Length)
@@ -421,5 +427,5 @@ public sealed class SnbtParser
     private NbtFormatException Error(string reason) => new(NbtErrorCodes.Syntax, reason, Offset(_position));
 
     // Counted when an error needs it, not on the way: a parse that succeeds never counts.
-    private int Offset(int position) => _offsetsInBytes ? Encoding.UTF8.GetByteCount(_text.AsSpan(0, position)) : position;
+    private int Offset(int position) => _offsetsInBytes ? _byteBase + Encoding.UTF8.GetByteCount(_text.AsSpan(0, position)) : position;
 }

@@ -107,6 +107,14 @@ public class SnbtTests
         Assert.Equal(SnbtParser.Parse("{\"ééé\":1}"), SnbtParser.ParseUtf8(System.Text.Encoding.UTF8.GetBytes("{\"ééé\":1}")));
     }
 
+    // Editors save UTF-8 with a byte order mark: it was a syntax error at byte 0.
+    [Fact]
+    public void ParseUtf8_ReadsPastAByteOrderMark_AndCountsItInOffsets()
+    {
+        Assert.Equal(SnbtParser.Parse("{a:1b}"), SnbtParser.ParseUtf8([0xEF, 0xBB, 0xBF, .. "{a:1b}"u8]));
+        Assert.Equal(3 + "{a:1b".Length, Assert.Throws<NbtFormatException>(() => SnbtParser.ParseUtf8([0xEF, 0xBB, 0xBF, .. "{a:1b"u8])).ByteOffset);
+    }
+
     [Fact]
     public void Parse_NestingBeyondTheLimit_IsAnError()
     {
