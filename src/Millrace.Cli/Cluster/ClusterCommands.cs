@@ -97,9 +97,10 @@ internal static class ClusterCommands
 
             // A port another silo holds binds again (Orleans' listeners share a port with SO_REUSEPORT, and two silos would
             // then split its connections): a port given must be free now, as a claimed one is.
-            if (!ClusterConnection.IsFree(siloPort) || !ClusterConnection.IsFree(gateway))
+            var taken = !ClusterConnection.IsFree(siloPort) ? siloPort : !ClusterConnection.IsFree(gateway) ? gateway : 0;
+            if (taken != 0)
             {
-                throw new OrleansException(string.Create(CultureInfo.InvariantCulture, $"Port {(ClusterConnection.IsFree(siloPort) ? gateway : siloPort)} of {advertised} is taken: choose others with --port and --gateway-port."));
+                throw new OrleansException(string.Create(CultureInfo.InvariantCulture, $"Port {taken} of {advertised} is taken: choose others with --port and --gateway-port."));
             }
             var primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
             var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(ClusterConnection.MachineFolder(), "cluster"));

@@ -117,22 +117,16 @@ public static class BoundedCompression
             return Fail(DecompressionStatus.Truncated, input.Length, string.Create(CultureInfo.InvariantCulture, $"The {name} data ends after {input.Length} byte(s); a complete {name} stream has at least {minimum}."));
         }
 
-        if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) is > 0 and var frame && frame < input.Length)
-        {
-            // Bytes follow the first frame's end by its block headers: decode the frame alone, so that what follows is
-            // said to follow it, not taken for a corrupt next frame.
-            var first = InflateStream(input[..(int)frame], codec, output, maxOutputBytes, zstdDictionary);
-            return first.IsDone
-                ? Fail(DecompressionStatus.TrailingBytes, frame, string.Create(CultureInfo.InvariantCulture, $"{input.Length - frame} byte(s) follow the zstd frame."))
-                : first;
-        }
-
+        // Zstd's reader reads on into whatever follows its frame, as a next frame: it is given the first frame alone, its
+        // end found by its block headers, so that what follows is said to follow it.
+        var frame = codec == CompressionCodec.Zstd ? ZstdFrameLength(input) : input.Length;
+        var length = frame > 0 && frame < input.Length ? (int)frame : input.Length;
         var start = output.WrittenCount;
-        var rented = ArrayPool<byte>.Shared.Rent(input.Length);
+        var rented = ArrayPool<byte>.Shared.Rent(length);
         try
         {
-            input.CopyTo(rented);
-            using var source = new LastByteHeldStream(rented, input.Length, hold: codec != CompressionCodec.Zstd);
+            input[..length].CopyTo(rented);
+            using var source = new LastByteHeldStream(rented, length, hold: codec != CompressionCodec.Zstd);
             using var decoder = OpenDecoder(codec, source, zstdDictionary);
             while (true)
             {
@@ -154,14 +148,18 @@ public static class BoundedCompression
                     // input's last byte only now, a stream that ends exactly there asks for it, and one that ended sooner does not.
                     source.Release();
                 }
-                else if (source.Position < input.Length)
+                else if (source.Position < length)
                 {
                     return Fail(DecompressionStatus.TrailingBytes, input.Length - 1, $"The {name} stream ends before the input does: at least its last byte follows the stream.");
                 }
-                else if (codec == CompressionCodec.Zstd && ZstdFrameLength(input) < 0)
+                else if (frame < 0)
                 {
                     // Zstd's reader passes over skippable frames to the one that follows: one stream is one zstd frame.
                     return Fail(DecompressionStatus.Corrupt, 0, "The zstd data does not start with a zstd frame.");
+                }
+                else if (length < input.Length)
+                {
+                    return Fail(DecompressionStatus.TrailingBytes, length, string.Create(CultureInfo.InvariantCulture, $"{input.Length - length} byte(s) follow the zstd frame."));
                 }
                 else
                 {
