@@ -12,7 +12,8 @@ namespace Millrace.Cluster.Hosting;
 /// <summary>
 /// A silo's worker: while it has capacity it leases items of the running jobs whose handler it has, runs each lease
 /// through Millrace.Parallel with the job's retries and timeout, renews the lease while it runs and reports the outcomes.
-/// It pulls, so a silo never holds more work than it can run, and a new silo takes work as soon as it joins.
+/// It pulls, so a silo holds no more than it can run plus one lease waiting (a slot that frees finds its next item here
+/// rather than a network round trip away), and a new silo takes work as soon as it joins.
 /// </summary>
 internal sealed partial class ClusterWorker(
     IGrainFactory grains,
@@ -26,10 +27,11 @@ internal sealed partial class ClusterWorker(
     private readonly ClusterWorkerOptions _options = options.Value;
     private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
     private readonly SemaphoreSlim _freed = new(0);
+    private readonly SemaphoreSlim _slots = new(options.Value.MaxDegreeOfParallelism);
     private readonly HashSet<string> _dry = new(StringComparer.Ordinal);
-    private IReadOnlyList<JobDefinition>? _jobs;
+    private volatile IReadOnlyList<JobDefinition>? _jobs;
     private long _jobsReadAt;
-    private int _running;
+    private int _held;
     private int _rotation;
 
     private string SiloName => silo.Name;
@@ -37,6 +39,7 @@ internal sealed partial class ClusterWorker(
     public override void Dispose()
     {
         _freed.Dispose();
+        _slots.Dispose();
         base.Dispose();
     }
 
@@ -67,7 +70,7 @@ internal sealed partial class ClusterWorker(
                 }
 
                 running.RemoveAll(t => t.IsCompleted);
-                if (!took || Volatile.Read(ref _running) >= _options.MaxDegreeOfParallelism)
+                if (!took || Volatile.Read(ref _held) >= _options.MaxDegreeOfParallelism)
                 {
                     await WaitForRoomOrPollAsync(stoppingToken).ConfigureAwait(false);
                 }
@@ -104,12 +107,14 @@ internal sealed partial class ClusterWorker(
                 continue;
             }
 
-            // A lease round trip is shared by the items it brings: with work running, wait until a lease's worth of room
-            // (half of one, at least one item) is free rather than asking for one item each time one ends.
-            var least = Volatile.Read(ref _running) == 0 ? 1 : Math.Max(1, Math.Min(job.Options.LeaseSize, _options.MaxDegreeOfParallelism) / 2);
+            // A lease round trip is shared by the items it brings: with work held, wait until a lease's worth of room (half
+            // of one, at least one item) is free rather than asking for one item each time one ends. Room counts one lease
+            // beyond the slots, so the next items are here before the running ones end.
+            var lease = Math.Min(job.Options.LeaseSize, _options.MaxDegreeOfParallelism);
+            var least = Volatile.Read(ref _held) == 0 ? 1 : Math.Max(1, lease / 2);
             for (var p = 0; p < job.Partitions; p++)
             {
-                var room = _options.MaxDegreeOfParallelism - Volatile.Read(ref _running);
+                var room = _options.MaxDegreeOfParallelism + lease - Volatile.Read(ref _held);
                 if (room < least)
                 {
                     // Not enough room for this job's leases; another job's smaller ones may fit.
@@ -123,19 +128,19 @@ internal sealed partial class ClusterWorker(
                 }
 
                 var partition = grains.GetGrain<IJobPartitionGrain>(key);
-                Lease? lease;
+                Lease? taken;
                 try
                 {
-                    lease = await partition.TakeLeaseAsync(SiloName, Math.Min(room, job.Options.LeaseSize)).ConfigureAwait(false);
+                    taken = await partition.TakeLeaseAsync(SiloName, Math.Min(room, job.Options.LeaseSize)).ConfigureAwait(false);
                 }
                 catch (Exception exception) when (exception is not OperationCanceledException || !stoppingToken.IsCancellationRequested)
                 {
                     // Its silo died and the cluster has not moved the grain yet: the other partitions still have work.
                     LogPollFailed(logger, exception.Message);
-                    lease = null;
+                    taken = null;
                 }
 
-                if (lease is null)
+                if (taken is null)
                 {
                     // Nothing free there now (or not reachable); items come free again only when a lease ends unreported,
                     // so ask again after the next poll interval rather than on every round.
@@ -143,8 +148,8 @@ internal sealed partial class ClusterWorker(
                     continue;
                 }
 
-                Interlocked.Add(ref _running, lease.Items.Count);
-                running.Add(RunLeaseAsync(job, partition, lease, handler, stoppingToken));
+                Interlocked.Add(ref _held, taken.Items.Count);
+                running.Add(RunLeaseAsync(job, partition, taken, handler, stoppingToken));
                 took = true;
             }
         }
@@ -177,7 +182,7 @@ internal sealed partial class ClusterWorker(
         using var leaseEnd = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var renewing = RenewWhileRunningAsync(job, partition, lease, leaseEnd);
         var unfinished = lease.Items.Count;
-        var attempt = AttemptOf(job.Options, handler);
+        var attempt = AttemptOf(job, handler, leaseEnd);
         var reports = new List<ItemReport>(lease.Items.Count);
         try
         {
@@ -209,16 +214,40 @@ internal sealed partial class ClusterWorker(
     }
 
     /// <summary>
-    /// One attempt at an item, inside Millrace.Parallel's retry: the job's shared circuit breaker (waits while open), its
-    /// shared rate limit (one permit), its per-attempt timeout, then the handler. The gates are here rather than in
-    /// Millrace.Parallel's pipeline because a cluster breaker holds items back instead of failing them, and neither a
-    /// wait for the breaker nor one for a permit may count against the attempt's timeout.
+    /// One attempt at an item, inside Millrace.Parallel's retry: one of the silo's slots (given up, with the lease, when the
+    /// silo has read meanwhile that the job ended), the job's shared circuit breaker
+    /// (waits while open), its shared rate limit (one permit), its per-attempt timeout, then the handler. The gates are here
+    /// rather than in Millrace.Parallel's pipeline because the slots are shared by every lease, a cluster breaker holds
+    /// items back instead of failing them, and no gate's wait may count against the attempt's timeout.
     /// </summary>
-    private Func<WorkItem, CancellationToken, ValueTask<bool>> AttemptOf(ClusterJobOptions options, IWorkItemHandler handler)
+    private Func<WorkItem, CancellationToken, ValueTask<bool>> AttemptOf(JobDefinition job, IWorkItemHandler handler, CancellationTokenSource leaseEnd)
     {
+        var options = job.Options;
         var breaker = options.CircuitBreaker is { } breakerOptions ? limits.CircuitBreaker(breakerOptions) : null;
         var rateLimiter = options.RateLimit is { } rateOptions ? limits.RateLimiter(rateOptions) : null;
         return async (item, cancellationToken) =>
+        {
+            // A retry's backoff holds no slot: the slot is taken per attempt.
+            await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                // An item that waited for its slot may belong to a job cancelled or failed meanwhile: the job list, read
+                // every poll, says so well before the lease's next renewal would.
+                if (_jobs is { } jobs && !jobs.Any(j => j.JobId == job.JobId))
+                {
+                    await leaseEnd.CancelAsync().ConfigureAwait(false);
+                    leaseEnd.Token.ThrowIfCancellationRequested();
+                }
+
+                return await AttemptAsync(item, cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                _slots.Release();
+            }
+        };
+
+        async ValueTask<bool> AttemptAsync(WorkItem item, CancellationToken cancellationToken)
         {
             if (breaker is not null)
             {
@@ -248,14 +277,14 @@ internal sealed partial class ClusterWorker(
                 breaker?.Record(failed: true);
                 throw;
             }
-        };
+        }
     }
 
     private void FreeRoom(int items)
     {
         if (items > 0)
         {
-            Interlocked.Add(ref _running, -items);
+            Interlocked.Add(ref _held, -items);
             _freed.Release();
         }
     }

@@ -3,7 +3,7 @@ namespace Millrace.Cluster.Hosting;
 /// <summary>How a silo's worker takes and runs items. Defaults are in <see cref="ClusterHostingConstants"/>.</summary>
 public sealed class ClusterWorkerOptions
 {
-    /// <summary>Gets or sets how many items this silo runs at once, over every job; it leases no more than it can run.</summary>
+    /// <summary>Gets or sets how many items this silo runs at once, over every job; it leases no more than that plus one lease waiting.</summary>
     /// <value>Default <see cref="ClusterHostingConstants.MaxDegreeOfParallelism"/>. At least 1.</value>
     public int MaxDegreeOfParallelism { get; set; } = ClusterHostingConstants.MaxDegreeOfParallelism;
 
