@@ -114,6 +114,9 @@ internal sealed class HandlerBehaviour
     /// <summary>Lets hanging items go when the test ends.</summary>
     public TaskCompletionSource Released { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+    /// <summary>Items that never end by themselves: only their cancellation (a timeout, a cancel) ends them.</summary>
+    public Func<WorkItem, bool> Hangs { get; set; } = _ => false;
+
     /// <summary>Awaited before each item's work: a test holds items running with it.</summary>
     public Task Gate { get; set; } = Task.CompletedTask;
 
@@ -141,7 +144,7 @@ internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails 
         }
 
         await behaviour.Gate.WaitAsync(cancellationToken);
-        await Task.Delay(behaviour.Delay, cancellationToken);
+        await Task.Delay(behaviour.Hangs(item) ? Timeout.InfiniteTimeSpan : behaviour.Delay, cancellationToken);
 
         if (behaviour.Fail(item) is { } exception)
         {

@@ -1,4 +1,7 @@
+using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
 using Millrace.Cluster.Jobs;
+using Millrace.Parallel.Metrics;
 
 namespace Millrace.Cluster.Tests.Jobs;
 
@@ -165,6 +168,57 @@ public class ClusterJobTests
         Assert.Equal(("io", "the share is busy", 1L), (outcomes["item-1"].Error!.Code, outcomes["item-1"].Error!.Message, outcomes["item-1"].Error!.ItemIndex!.Value));
         Assert.Equal(("io", "no such file: a.nbt"), (outcomes["item-2"].Error!.Code, outcomes["item-2"].Error!.Message));
         Assert.True(outcomes["item-0"].Succeeded && outcomes["item-3"].Succeeded);
+    }
+
+    [Fact]
+    public async Task PerAttemptTimeout_EndsAHungAttempt_WhichIsRetried_ThenRecordedAsTimedOut()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        cluster.Behaviour.Hangs = item => item.Key == "item-2";
+        var options = new ClusterJobOptions { PerAttemptTimeout = TimeSpan.FromMilliseconds(300), MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero };
+        await cluster.Jobs.SubmitAsync("timeout", TestHandler.Name, Items(6), options);
+
+        var outcomes = (await cluster.WatchToEndAsync("timeout")).ToDictionary(o => o.Key);
+
+        Assert.Equal(2, cluster.Behaviour.Calls["item-2"]);
+        Assert.Equal(ClusterErrorCodes.ItemFailed, outcomes["item-2"].Error!.Code);
+        Assert.Equal("TimeoutException: The attempt at item 'item-2' did not end within 00:00:00.3000000.", outcomes["item-2"].Error!.Message);
+        Assert.All(outcomes.Values.Where(o => o.Key != "item-2"), o => Assert.True(o.Succeeded));
+    }
+
+    [Fact]
+    public async Task Silos_ReportMillraceParallelsInstruments_TaggedWithTheJobsName()
+    {
+        // In-process silos share this process's meters; a silo process exports the same instruments (samples/ClusterJob).
+        var totals = new ConcurrentDictionary<string, long>(StringComparer.Ordinal);
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == ParallelInstruments.MeterName)
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
+        {
+            if (tags.Length == 1 && tags[0].Key == ParallelInstruments.OperationTag && Equals(tags[0].Value, "metered"))
+            {
+                totals.AddOrUpdate(instrument.Name, value, (_, total) => total + value);
+            }
+        });
+        listener.Start();
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        cluster.Behaviour.Fail = item => item.Key == "item-3" ? new IOException("the disk is full") : null;
+        await cluster.Jobs.SubmitAsync("metered", TestHandler.Name, Items(40), new ClusterJobOptions { MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero });
+
+        var outcomes = await cluster.WatchToEndAsync("metered");
+
+        Assert.Equal(40, outcomes.Count);
+        Assert.Equal(40, totals.GetValueOrDefault(ParallelInstruments.ItemsStarted));
+        Assert.Equal(39, totals.GetValueOrDefault(ParallelInstruments.ItemsCompleted));
+        Assert.Equal(1, totals.GetValueOrDefault(ParallelInstruments.ItemsFailed));
+        Assert.Equal(1, totals.GetValueOrDefault(ParallelInstruments.ItemsRetried));
+        Assert.Equal(0, totals.GetValueOrDefault(ParallelInstruments.ItemsInFlight));
     }
 
     [Fact]
