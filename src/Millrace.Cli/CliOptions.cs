@@ -14,10 +14,18 @@ internal static class CliOptions
         return argument;
     }
 
-    /// <summary>A whole-number option between <paramref name="min"/> and <paramref name="max"/>.</summary>
-    public static Option<int> WholeNumber(string name, string description, int min, int max, Func<int> defaultValue, params string[] aliases)
+    /// <summary>
+    /// A whole-number option between <paramref name="min"/> and <paramref name="max"/>; without <paramref name="defaultValue"/>
+    /// it reads 0 when left out, and help shows no default (the description says what leaving it out does).
+    /// </summary>
+    public static Option<int> WholeNumber(string name, string description, int min, int max, Func<int>? defaultValue, params string[] aliases)
     {
-        var option = new Option<int>(name, aliases) { Description = description, DefaultValueFactory = _ => defaultValue() };
+        var option = new Option<int>(name, aliases) { Description = description };
+        if (defaultValue is not null)
+        {
+            option.DefaultValueFactory = _ => defaultValue();
+        }
+
         option.CustomParser = result => Parse(result, name, min, max);
         return option;
     }

@@ -67,8 +67,8 @@ internal static class ClusterCommands
 
     private static Command Silo(CliConsole console)
     {
-        var port = CliOptions.WholeNumber("--port", "The silo port; default the first free of 11111, 11112, ... on this machine, so a silo started again takes its old place. Without --redis the silo on 11111 is the primary the others join, so start it first.", 1, 65535, () => 0);
-        var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default the silo port's pair (30000 for 11111, 30001 for 11112, ...) when free, else a free one.", 1, 65535, () => 0);
+        var port = CliOptions.WholeNumber("--port", "The silo port; default the first free of 11111, 11112, ... on this machine, so a silo started again takes its old place. Without --redis the silo on 11111 is the primary the others join, so start it first.", 1, 65535, defaultValue: null);
+        var gatewayPort = CliOptions.WholeNumber("--gateway-port", "The gateway port clients connect to; default the silo port's pair (30000 for 11111, 30001 for 11112, ...) when free, else a free one.", 1, 65535, defaultValue: null);
         var parallel = CliOptions.WholeNumber("--parallel", "Items this silo runs at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
         var storage = new Option<string?>("--storage") { Description = "Without --redis: the folder jobs are kept in, shared by the silos of this machine (default: ~/.local/share/millrace/cluster)." };
         var redis = RedisOption();

@@ -216,14 +216,9 @@ internal static class JsonCommands
     private static Error? FindSyntaxError(ReadOnlySpan<byte> json)
     {
         // The tokenizer checks structure, not that every string is UTF-8: what is printed must be both.
-        for (var offset = 0; offset < json.Length;)
+        if (Utf8Text.IndexOfInvalid(json) is >= 0 and var invalid)
         {
-            if (System.Text.Rune.DecodeFromUtf8(json[offset..], out _, out var length) != OperationStatus.Done)
-            {
-                return new Error("json.syntax", "The decoded text is not UTF-8 here; the offset counts bytes of the decoded text") { ByteOffset = offset };
-            }
-
-            offset += length;
+            return new Error("json.syntax", "The decoded text is not UTF-8 here; the offset counts bytes of the decoded text") { ByteOffset = invalid };
         }
 
         if (json.Trim(" \t\r\n"u8).IsEmpty)

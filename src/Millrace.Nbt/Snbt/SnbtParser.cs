@@ -50,14 +50,9 @@ public sealed class SnbtParser
     /// <exception cref="NbtFormatException">The bytes are not UTF-8, or not valid SNBT; the offset counts bytes.</exception>
     public static NbtTag ParseUtf8(ReadOnlySpan<byte> utf8, NbtReaderOptions? options = null)
     {
-        for (var offset = 0; offset < utf8.Length;)
+        if (Utf8Text.IndexOfInvalid(utf8) is >= 0 and var invalid)
         {
-            if (Rune.DecodeFromUtf8(utf8[offset..], out _, out var length) != OperationStatus.Done)
-            {
-                throw new NbtFormatException(NbtErrorCodes.BadEncoding, "The SNBT is not valid UTF-8 here.", offset);
-            }
-
-            offset += length;
+            throw new NbtFormatException(NbtErrorCodes.BadEncoding, "The SNBT is not valid UTF-8 here.", invalid);
         }
 
         // Editors save UTF-8 with a byte order mark: it says how the text is encoded and is not part of it.
