@@ -60,6 +60,7 @@ public sealed partial class CompactSchemaGenerator
                 public static {{model.FullName}} ReadFields(ref global::Millrace.Compact.Wire.CompactReader reader, global::Millrace.Compact.CompactLimits limits, int depth)
                 {
             {{Indent(locals, 8)}}{{unknownLocal}}
+                    {{SeenLocals(model.Fields.Count)}}
                     while (true)
                     {
                         var __offset = reader.Offset;
@@ -84,6 +85,10 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
+    // A record holds each field once: a bit per field, 64 a word, says which were read.
+    private static string SeenLocals(int fields) =>
+        fields == 0 ? string.Empty : "ulong " + string.Join(", ", Enumerable.Range(0, (fields + 63) / 64).Select(word => $"__seen{word} = 0")) + ";";
+
     private static string ReadCase(FieldModel field, int i, string target, bool setsAsRead)
     {
         var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
@@ -99,6 +104,7 @@ public sealed partial class CompactSchemaGenerator
             case {{field.Index}}:
                 try
                 {
+                    {{Values}}.MarkRead(ref __seen{{i / 64}}, {{i % 64}}, {{field.Index}}, __offset);
                     {{Values}}.ExpectWireType(__wire, {{Wire}}.{{wire}}, {{field.Index}}, __offset);
             {{Indent(read, 8)}}
                 }
@@ -117,8 +123,9 @@ public sealed partial class CompactSchemaGenerator
           var __map = new global::System.Collections.Generic.Dictionary<string, {{field.Value.TypeName}}>(__count);
           for (var __i = 0; __i < __count; __i++)
           {
+              var __keyOffset = __nested.Offset;
               var __key = __nested.ReadString(limits.MaxStringLength);
-              __map[__key] = {{ValueRead(field.Value, "__nested")}};
+              {{Values}}.AddEntry(__map, __key, {{ValueRead(field.Value, "__nested")}}, __keyOffset);
           }
 
           {{target}} = __map;

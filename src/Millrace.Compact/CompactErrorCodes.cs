@@ -36,6 +36,12 @@ public static class CompactErrorCodes
     /// <summary>Bytes follow the last element or record.</summary>
     public const string TrailingBytes = "compact.trailing-bytes";
 
+    /// <summary>
+    /// A record that holds one of its fields twice, or a map one of its keys twice (in a frame, or in JSON to encode): a
+    /// writer writes each once, so there is no value to choose between.
+    /// </summary>
+    public const string Repeated = "compact.repeated";
+
     /// <summary>JSON that does not fit the schema when encoding.</summary>
     public const string Schema = "compact.schema";
 

@@ -126,19 +126,34 @@ public static class CompactJson
             CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
+        var seen = new bool[type.Fields.Count];
         foreach (var property in json.EnumerateObject())
         {
-            if (property.Value.ValueKind == JsonValueKind.Null)
-            {
-                continue;
-            }
-
             if (!type.TryGetField(property.Name, out var field))
             {
+                if (property.Value.ValueKind == JsonValueKind.Null)
+                {
+                    // Null is absent, whatever the name.
+                    continue;
+                }
+
                 // Located at the member it names, so the text can say where it is.
                 var unknown = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{property.Name}'.", 0);
                 unknown.PrependPath(property.Name);
                 throw unknown;
+            }
+
+            // A member named twice has two values and the frame room for one: refused rather than one kept silently.
+            if (Seen(seen, type.PositionOf(field)))
+            {
+                var repeated = new CompactFormatException(CompactErrorCodes.Repeated, $"The member '{property.Name}' appears twice in the object.", 0);
+                repeated.PrependPath(property.Name);
+                throw repeated;
+            }
+
+            if (property.Value.ValueKind == JsonValueKind.Null)
+            {
+                continue;
             }
 
             writer.WriteKey(field.Index, field.Type.WireType);
@@ -271,8 +286,16 @@ public static class CompactJson
                 break;
             default:
                 writer.WriteVarint((ulong)value.EnumerateObject().Count());
+                var keys = new HashSet<string>(StringComparer.Ordinal);
                 foreach (var entry in value.EnumerateObject())
                 {
+                    if (!keys.Add(entry.Name))
+                    {
+                        var repeated = new CompactFormatException(CompactErrorCodes.Repeated, $"The key '{entry.Name}' appears twice in the map.", 0);
+                        repeated.PrependPath(entry.Name);
+                        throw repeated;
+                    }
+
                     writer.WriteString(entry.Name);
                     try
                     {
@@ -305,6 +328,7 @@ public static class CompactJson
         }
 
         output.WriteStartObject();
+        var seen = new bool[type.Fields.Count];
         while (true)
         {
             var keyOffset = reader.Offset;
@@ -322,6 +346,11 @@ public static class CompactJson
 
             try
             {
+                if (Seen(seen, type.PositionOf(field)))
+                {
+                    CompactThrow.RepeatedField(index, keyOffset);
+                }
+
                 if (wireType != field.Type.WireType)
                 {
                     CompactThrow.TypeChanged(index, string.Create(CultureInfo.InvariantCulture, $"{field.Type} ({field.Type.WireType})"), wireType, keyOffset);
@@ -419,14 +448,21 @@ public static class CompactJson
             output.WriteStartObject();
         }
 
+        var keys = type.Kind == CompactFieldKind.Map ? new HashSet<string>(StringComparer.Ordinal) : null;
         for (var i = 0; i < count; i++)
         {
             var segment = string.Create(CultureInfo.InvariantCulture, $"[{i}]");
             try
             {
-                if (type.Kind == CompactFieldKind.Map)
+                if (keys is not null)
                 {
+                    var keyOffset = reader.Offset;
                     segment = reader.ReadString(limits.MaxStringLength);
+                    if (!keys.Add(segment))
+                    {
+                        CompactThrow.RepeatedKey(segment, keyOffset);
+                    }
+
                     output.WritePropertyName(segment);
                 }
 
@@ -451,6 +487,14 @@ public static class CompactJson
         {
             CompactThrow.TrailingBytes("element", reader.Offset);
         }
+    }
+
+    // Whether the field at this place was met before in the record; it is met now.
+    private static bool Seen(bool[] seen, int position)
+    {
+        var before = seen[position];
+        seen[position] = true;
+        return before;
     }
 
     private static void EnsureFinite(double value, int offset)

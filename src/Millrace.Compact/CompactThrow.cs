@@ -86,6 +86,14 @@ internal static class CompactThrow
         throw new CompactFormatException(CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset);
 
     [DoesNotReturn]
+    public static void RepeatedField(int index, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Repeated, string.Create(CultureInfo.InvariantCulture, $"Field {index} appears twice in the record; a record holds each field once."), offset);
+
+    [DoesNotReturn]
+    public static void RepeatedKey(string key, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.Repeated, $"The key '{key}' appears twice in the map.", offset);
+
+    [DoesNotReturn]
     public static void Schema(string reason) =>
         throw new CompactFormatException(CompactErrorCodes.Schema, reason, 0);
 }

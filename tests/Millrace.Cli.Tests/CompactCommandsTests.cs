@@ -61,10 +61,12 @@ public sealed class CompactCommandsTests : IDisposable
     }
 
     // An unknown member was at the record (byte offset 0, no path); a number past float64's range was written as
-    // infinity, which no decode could give back.
+    // infinity, which no decode could give back; a member named twice was written twice, and a typed read kept the last.
     [Theory]
     [InlineData("""{"id":1,"nope":2}""", "User has no field named 'nope'. (byte offset 15, path nope)")]
     [InlineData("""{"id":1e999}""", "does not fit int64")]
+    [InlineData("""{"id":1,"name":"A","id":2}""", "compact.repeated: The member 'id' appears twice in the object. (byte offset 24, path id)")]
+    [InlineData("""{"metadata":{"k":"a","k":"b"}}""", "compact.repeated: The key 'k' appears twice in the map. (byte offset 25, path metadata.k)")]
     public async Task Encode_UnknownMembersAndUnwritableNumbers_AreRefusedWhereTheyAre(string text, string expected)
     {
         var json = Path.Combine(_temp.FullName, "user.json");

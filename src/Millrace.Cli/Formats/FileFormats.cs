@@ -108,7 +108,7 @@ internal static class FileFormats
         catch (CompactFormatException exception)
         {
             // A parsed document's values carry no positions, so the encoder says where by the path: the text says at which byte.
-            throw new MillraceException(exception.Error with { ByteOffset = JsonValueOffsets.Find(json, exception.Path) });
+            throw new MillraceException(exception.Error with { ByteOffset = JsonValueOffsets.Find(json, exception.Path, repeated: exception.Error.Code == CompactErrorCodes.Repeated) });
         }
     }
 

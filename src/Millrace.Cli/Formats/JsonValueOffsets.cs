@@ -11,8 +11,9 @@ internal static class JsonValueOffsets
     /// <summary>Finds the value at <paramref name="path"/>: names joined by dots, indices in brackets, as <see cref="ErrorPath"/> writes them.</summary>
     /// <param name="json">The JSON text, which parsed.</param>
     /// <param name="path">The path; empty for the root.</param>
+    /// <param name="repeated">Whether the path's last name is one its object holds twice: then the second is found, the one an error about the repeat means.</param>
     /// <returns>The value's first byte, or <see langword="null"/> when the path does not lead to one (a name holding a dot or a bracket is not told apart).</returns>
-    public static long? Find(ReadOnlySpan<byte> json, string path)
+    public static long? Find(ReadOnlySpan<byte> json, string path, bool repeated = false)
     {
         var reader = new Utf8JsonReader(json);
         try
@@ -22,9 +23,12 @@ internal static class JsonValueOffsets
                 return null;
             }
 
-            foreach (var segment in path.Split('.', StringSplitOptions.RemoveEmptyEntries).SelectMany(Segments))
+            var segments = path.Split('.', StringSplitOptions.RemoveEmptyEntries).SelectMany(Segments).ToList();
+            for (var i = 0; i < segments.Count; i++)
             {
-                if (!(segment.Index is { } index ? EnterElement(ref reader, index) : EnterProperty(ref reader, segment.Name!)))
+                var (name, index) = segments[i];
+                var skip = repeated && i == segments.Count - 1 ? 1 : 0;
+                if (!(index is { } element ? EnterElement(ref reader, element) : EnterProperty(ref reader, name!, skip)))
                 {
                     return null;
                 }
@@ -61,7 +65,8 @@ internal static class JsonValueOffsets
         }
     }
 
-    private static bool EnterProperty(ref Utf8JsonReader reader, string name)
+    // Enters the value of the name, after passing over `skip` earlier members of that name.
+    private static bool EnterProperty(ref Utf8JsonReader reader, string name, int skip)
     {
         if (reader.TokenType != JsonTokenType.StartObject)
         {
@@ -72,7 +77,7 @@ internal static class JsonValueOffsets
         {
             var match = reader.ValueTextEquals(name);
             reader.Read();
-            if (match)
+            if (match && skip-- == 0)
             {
                 return true;
             }

@@ -5,6 +5,7 @@ public sealed class CompactType
 {
     private readonly Dictionary<int, CompactField> _byIndex = [];
     private readonly Dictionary<string, CompactField> _byName = new(StringComparer.Ordinal);
+    private readonly Dictionary<int, int> _positions = [];
 
     /// <summary>Initializes a type, checking its fields.</summary>
     /// <param name="name">The type's name.</param>
@@ -44,6 +45,10 @@ public sealed class CompactType
         }
 
         Fields = [.. _byIndex.Values.OrderBy(f => f.Index)];
+        for (var position = 0; position < Fields.Count; position++)
+        {
+            _positions[Fields[position].Index] = position;
+        }
     }
 
     /// <summary>Gets the type's name.</summary>
@@ -69,4 +74,7 @@ public sealed class CompactType
     /// <param name="field">The field.</param>
     /// <returns><see langword="true"/> when found.</returns>
     public bool TryGetField(string name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out CompactField? field) => _byName.TryGetValue(name, out field);
+
+    /// <summary>Gets a field's place in <see cref="Fields"/>, for a reader's or writer's record of the fields it has seen.</summary>
+    internal int PositionOf(CompactField field) => _positions[field.Index];
 }

@@ -283,6 +283,40 @@ public static class CompactValues
     private static void ThrowOutOfRange<T>(T value, int offset) =>
         throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
 
+    /// <summary>Records that a record's field was read, refusing one read before; used by generated code.</summary>
+    /// <param name="seen">The bits of the fields read so far, 64 fields a word.</param>
+    /// <param name="position">The field's bit in <paramref name="seen"/>.</param>
+    /// <param name="index">The field index.</param>
+    /// <param name="offset">The key's offset.</param>
+    /// <exception cref="CompactFormatException">The field was read before: a writer writes each field once.</exception>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static void MarkRead(ref ulong seen, int position, int index, int offset)
+    {
+        var bit = 1UL << position;
+        if ((seen & bit) != 0)
+        {
+            CompactThrow.RepeatedField(index, offset);
+        }
+
+        seen |= bit;
+    }
+
+    /// <summary>Adds a map entry, refusing a key the map holds already; used by generated code.</summary>
+    /// <typeparam name="TValue">The value type.</typeparam>
+    /// <param name="map">The map read so far.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="value">The value.</param>
+    /// <param name="offset">The key's offset.</param>
+    /// <exception cref="CompactFormatException">The key is there already: a writer writes each key once.</exception>
+    public static void AddEntry<TValue>(Dictionary<string, TValue> map, string key, TValue value, int offset)
+    {
+        ArgumentNullException.ThrowIfNull(map);
+        if (!map.TryAdd(key, value))
+        {
+            CompactThrow.RepeatedKey(key, offset);
+        }
+    }
+
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowTypeChanged(WireType actual, WireType expected, int index, int offset) =>
