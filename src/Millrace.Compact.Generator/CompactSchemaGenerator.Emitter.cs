@@ -125,7 +125,7 @@ public sealed partial class CompactSchemaGenerator
           {
               var __keyOffset = __nested.Offset;
               var __key = __nested.ReadString(limits.MaxStringLength);
-              {{Values}}.AddEntry(__map, __key, {{ValueRead(field.Value, "__nested")}}, __keyOffset);
+              {{Values}}.NewEntry(__map, __key, __keyOffset) = {{ValueRead(field.Value, "__nested")}};
           }
 
           {{target}} = __map;

@@ -3,6 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using Millrace.Compact;
 using Millrace.Compact.Schema;
+using Millrace.Compact.Serialization;
 using Millrace.Json.Base64;
 using Millrace.Json.Streaming;
 using Millrace.Nbt;
@@ -221,11 +222,45 @@ internal static class FuzzTargets
         }
     }
 
+    // The runtime decoder and the generated one read the same frame alike: both succeed, or both fail with the same
+    // code at the same offset (paths differ: schema names against C# names).
     private static void DecodeCompact(byte[] data)
     {
-        using var output = new MemoryStream();
-        using var writer = new Utf8JsonWriter(output);
-        CompactJson.Decode(Schema.Value, data, writer, Compact);
+        var json = Outcome(() =>
+        {
+            using var output = new MemoryStream();
+            using var writer = new Utf8JsonWriter(output);
+            CompactJson.Decode(Schema.Value, data, writer, Compact);
+        });
+        var typed = Outcome(() =>
+        {
+            // The flags byte's collection bit; a frame too short for it fails either way.
+            if (data.Length > 1 && (data[1] & 0b100) != 0)
+            {
+                CompactSerializer.DeserializeMany<FuzzUser>(data, Compact);
+            }
+            else
+            {
+                CompactSerializer.Deserialize<FuzzUser>(data, Compact);
+            }
+        });
+        if (json != typed)
+        {
+            throw new InvalidOperationException($"The generated decoder disagrees with the JSON decoder: {typed} against {json}.");
+        }
+    }
+
+    private static string Outcome(Action decode)
+    {
+        try
+        {
+            decode();
+            return "ok";
+        }
+        catch (CompactFormatException exception)
+        {
+            return $"{exception.Code} at {exception.ByteOffset}";
+        }
     }
 
     // The binding workers and the raw items must give what the item-by-item read gives: a disagreement is a finding.
@@ -311,6 +346,29 @@ internal static class FuzzTargets
             yield return CompactJson.Encode(Schema.Value, "User", users.RootElement, compression);
         }
     }
+}
+
+/// <summary>samples/user.schema.json's User, generated: the compact-schema target decodes each frame with it too.</summary>
+[CompactSchema(1)]
+internal sealed partial class FuzzUser
+{
+    [Field(1)] public long Id { get; set; }
+
+    [Field(2)] public string? Name { get; set; }
+
+    [Field(3)] public string? Email { get; set; }
+
+    [Field(4)] public int Age { get; set; }
+
+    [Field(5)] public bool Active { get; set; }
+
+    [Field(6)] public DateTimeOffset CreatedAt { get; set; }
+
+    [Field(7)] public List<string>? Tags { get; set; }
+
+    [Field(8)] public FuzzUser? Owner { get; set; }
+
+    [Field(9)] public Dictionary<string, string>? Metadata { get; set; }
 }
 
 /// <summary>A record type to bind fuzzed items to, so binding failures are exercised as well as syntax.</summary>

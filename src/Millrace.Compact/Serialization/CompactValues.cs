@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Millrace.Compact.Wire;
 
 namespace Millrace.Compact.Serialization;
@@ -301,20 +302,25 @@ public static class CompactValues
         seen |= bit;
     }
 
-    /// <summary>Adds a map entry, refusing a key the map holds already; used by generated code.</summary>
+    /// <summary>
+    /// Adds a map entry for a key just read, refusing a key the map holds already before its value is read, as the JSON
+    /// decoder does; used by generated code.
+    /// </summary>
     /// <typeparam name="TValue">The value type.</typeparam>
     /// <param name="map">The map read so far.</param>
     /// <param name="key">The key.</param>
-    /// <param name="value">The value.</param>
     /// <param name="offset">The key's offset.</param>
+    /// <returns>The new entry's value, to assign once it is read.</returns>
     /// <exception cref="CompactFormatException">The key is there already: a writer writes each key once.</exception>
-    public static void AddEntry<TValue>(Dictionary<string, TValue> map, string key, TValue value, int offset)
+    public static ref TValue? NewEntry<TValue>(Dictionary<string, TValue> map, string key, int offset)
     {
-        ArgumentNullException.ThrowIfNull(map);
-        if (!map.TryAdd(key, value))
+        ref var value = ref CollectionsMarshal.GetValueRefOrAddDefault(map, key, out var exists);
+        if (exists)
         {
             CompactThrow.RepeatedKey(key, offset);
         }
+
+        return ref value;
     }
 
     [DoesNotReturn]
