@@ -170,6 +170,12 @@ public static class CompactJson
 
     private static void EncodeValue(ref CompactWriter writer, CompactFieldType type, JsonElement value)
     {
+        if (value.ValueKind == JsonValueKind.Null)
+        {
+            // A member's null is its absence, passed over before here; a list's element or a map's value has no absence.
+            throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: it is null.", 0);
+        }
+
         try
         {
             switch (type.Kind)

@@ -6,7 +6,7 @@ namespace Millrace;
 /// <summary>Where text that must be UTF-8 stops being so: readers refuse such bytes at their offset rather than replace them.</summary>
 public static class Utf8Text
 {
-    /// <summary>Finds the first byte that does not start or continue a valid UTF-8 sequence (a sequence cut by the end counts).</summary>
+    /// <summary>Finds where bytes stop being UTF-8: the start of the first sequence that is malformed, overlong, a surrogate, or cut short.</summary>
     /// <param name="utf8">The bytes.</param>
     /// <returns>Its offset, or -1 when every byte is valid UTF-8.</returns>
     public static int IndexOfInvalid(ReadOnlySpan<byte> utf8)

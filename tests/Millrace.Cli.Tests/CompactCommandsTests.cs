@@ -61,10 +61,13 @@ public sealed class CompactCommandsTests : IDisposable
     }
 
     // An unknown member was at the record (byte offset 0, no path); a number past float64's range was written as
-    // infinity, which no decode could give back; a member named twice was written twice, and a typed read kept the last.
+    // infinity, which no decode could give back; a member named twice was written twice, and a typed read kept the last;
+    // a null in a list or map crashed the encoder with the platform's "Value cannot be null".
     [Theory]
     [InlineData("""{"id":1,"nope":2}""", "User has no field named 'nope'. (byte offset 15, path nope)")]
     [InlineData("""{"id":1e999}""", "does not fit int64")]
+    [InlineData("""{"tags":[null]}""", "compact.schema: The JSON value does not fit string: it is null. (byte offset 9, path tags[0])")]
+    [InlineData("""{"metadata":{"k":null}}""", "compact.schema: The JSON value does not fit string: it is null. (byte offset 17, path metadata.k)")]
     [InlineData("""{"id":1,"name":"A","id":2}""", "compact.repeated: The member 'id' appears twice in the object. (byte offset 24, path id)")]
     [InlineData("""{"metadata":{"k":"a","k":"b"}}""", "compact.repeated: The key 'k' appears twice in the map. (byte offset 25, path metadata.k)")]
     public async Task Encode_UnknownMembersAndUnwritableNumbers_AreRefusedWhereTheyAre(string text, string expected)

@@ -64,7 +64,7 @@ public class RepeatedFieldTests
     }
 
     [Fact]
-    public void ARecordNestedInAList_StartsItsOwnCount()
+    public void NestedRecords_EachStartTheirOwnCount()
     {
         // The same field in two records is no repeat: each nested record has its own.
         var frame = CompactTestSupport.Encode(Schema, "User", """{"id":1,"owner":{"id":2,"owner":{"id":3}}}""");

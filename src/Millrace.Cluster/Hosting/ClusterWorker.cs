@@ -26,6 +26,8 @@ internal sealed partial class ClusterWorker(
 {
     private readonly ClusterWorkerOptions _options = options.Value;
     private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
+    // Neither semaphore is disposed: no wait handle is ever asked of them, so they hold nothing to free, and an attempt
+    // still running when a host's shutdown timed out may yet release them.
     private readonly SemaphoreSlim _freed = new(0);
     private readonly SemaphoreSlim _slots = new(options.Value.MaxDegreeOfParallelism);
     private readonly HashSet<string> _dry = new(StringComparer.Ordinal);
@@ -35,13 +37,6 @@ internal sealed partial class ClusterWorker(
     private int _rotation;
 
     private string SiloName => silo.Name;
-
-    public override void Dispose()
-    {
-        _freed.Dispose();
-        _slots.Dispose();
-        base.Dispose();
-    }
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
@@ -214,11 +209,12 @@ internal sealed partial class ClusterWorker(
     }
 
     /// <summary>
-    /// One attempt at an item, inside Millrace.Parallel's retry: one of the silo's slots (given up, with the lease, when the
-    /// silo has read meanwhile that the job ended), the job's shared circuit breaker
-    /// (waits while open), its shared rate limit (one permit), its per-attempt timeout, then the handler. The gates are here
-    /// rather than in Millrace.Parallel's pipeline because the slots are shared by every lease, a cluster breaker holds
-    /// items back instead of failing them, and no gate's wait may count against the attempt's timeout.
+    /// One attempt at an item, inside Millrace.Parallel's retry: the job's shared circuit breaker (waits while open), its
+    /// shared rate limit (one permit), one of the silo's slots (given up, with the lease, when the silo has read meanwhile
+    /// that the job ended), its per-attempt timeout, then the handler. The gates are here rather than in Millrace.Parallel's
+    /// pipeline because the slots are shared by every lease, a cluster breaker holds items back instead of failing them,
+    /// and no gate's wait may count against the attempt's timeout (Millrace.Parallel's in-flight count and item durations
+    /// include them).
     /// </summary>
     private Func<WorkItem, CancellationToken, ValueTask<bool>> AttemptOf(JobDefinition job, IWorkItemHandler handler, CancellationTokenSource leaseEnd)
     {
@@ -227,7 +223,18 @@ internal sealed partial class ClusterWorker(
         var rateLimiter = options.RateLimit is { } rateOptions ? limits.RateLimiter(rateOptions) : null;
         return async (item, cancellationToken) =>
         {
-            // A retry's backoff holds no slot: the slot is taken per attempt.
+            // The job's own gates first: an item its open breaker holds back, or waiting for a permit, holds no slot, so
+            // another job's items run meanwhile. A retry's backoff holds none either: the slot is taken per attempt.
+            if (breaker is not null)
+            {
+                await breaker.WaitWhileOpenAsync(cancellationToken).ConfigureAwait(false);
+            }
+
+            if (rateLimiter is not null)
+            {
+                using var permit = await rateLimiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
+            }
+
             await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
             try
             {
@@ -249,16 +256,6 @@ internal sealed partial class ClusterWorker(
 
         async ValueTask<bool> AttemptAsync(WorkItem item, CancellationToken cancellationToken)
         {
-            if (breaker is not null)
-            {
-                await breaker.WaitWhileOpenAsync(cancellationToken).ConfigureAwait(false);
-            }
-
-            if (rateLimiter is not null)
-            {
-                using var permit = await rateLimiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
-            }
-
             using var deadline = options.PerAttemptTimeout is { } timeout ? new CancellationTokenSource(timeout, _time) : null;
             using var linked = deadline is null ? null : CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
             try

@@ -101,4 +101,22 @@ public class SharedLimitTests
         // The sick silo's local breaker held it back: it failed far fewer items than its third.
         Assert.InRange(outcomes.Count(o => !o.Succeeded), 10, 500);
     }
+
+    [Fact]
+    public async Task ItemsWaitingForTheirJobsPermits_HoldNoSlot_SoAnotherJobRunsMeanwhile()
+    {
+        // One silo of two slots, room for four items: a job held to one call in ten seconds leases four; two run on the
+        // bucket's first permits and two wait for more. A second job's items, leased into the room left, must not queue
+        // behind those two for the slots (they did while an item took its slot before its permit).
+        await using var cluster = await ClusterFixture.StartAsync(silos: 1, parallelism: 2);
+        var slow = new ClusterJobOptions { RateLimit = new ClusterRateLimitOptions { Name = "slow-api", PermitsPerPeriod = 1, Period = TimeSpan.FromSeconds(10) } };
+        await cluster.Jobs.SubmitAsync("slow", TestHandler.Name, Items("s", 4), slow);
+        await Task.Delay(300);
+
+        await cluster.Jobs.SubmitAsync("free", TestHandler.Name, Items("f", 5));
+        var free = await cluster.WatchToEndAsync("free", TimeSpan.FromSeconds(5));
+
+        Assert.Equal(5, free.Count);
+        Assert.Equal(ClusterJobState.Running, (await cluster.Jobs.GetStatusAsync("slow")).State);
+    }
 }
