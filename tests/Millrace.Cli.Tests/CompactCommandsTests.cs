@@ -68,6 +68,8 @@ public sealed class CompactCommandsTests : IDisposable
     [InlineData("""{"id":1e999}""", "does not fit int64")]
     [InlineData("""{"tags":[null]}""", "compact.schema: The JSON value does not fit string: it is null. (byte offset 9, path tags[0])")]
     [InlineData("""{"metadata":{"k":null}}""", "compact.schema: The JSON value does not fit string: it is null. (byte offset 17, path metadata.k)")]
+    [InlineData("""{"metadata":{"a.b":"x","a.b":"y"}}""", "The key 'a.b' appears twice in the map. (byte offset 29, path metadata['a.b'])")]
+    [InlineData("""{"metadata":{"":"x","":"y"}}""", "The key '' appears twice in the map. (byte offset 23, path metadata[''])")]
     [InlineData("""{"id":1,"name":"A","id":2}""", "compact.repeated: The member 'id' appears twice in the object. (byte offset 24, path id)")]
     [InlineData("""{"metadata":{"k":"a","k":"b"}}""", "compact.repeated: The key 'k' appears twice in the map. (byte offset 25, path metadata.k)")]
     public async Task Encode_UnknownMembersAndUnwritableNumbers_AreRefusedWhereTheyAre(string text, string expected)

@@ -35,6 +35,22 @@ public class ErrorPathTests
         Assert.Equal("[0][1].name", path.ToString());
     }
 
+    [Theory]
+    [InlineData("a.b", "metadata['a.b']")]
+    [InlineData("", "metadata['']")]
+    [InlineData("it's", @"metadata['it\'s']")]
+    [InlineData(@"back\slash[0]", @"metadata['back\\slash[0]']")]
+    [InlineData("[x]", "metadata['[x]']")]
+    public void Prepend_NamesADotOrBracketWouldMakeAmbiguous_AreQuotedInBrackets(string name, string expected)
+    {
+        // As System.Text.Json writes such names: `metadata.a.b` could be a member b of a member a.
+        var path = new ErrorPath();
+        path.Prepend(name);
+        path.Prepend("metadata");
+
+        Assert.Equal(expected, path.ToString());
+    }
+
     [Fact]
     public void Describe_WithAndWithoutPathAndScope()
     {

@@ -8,11 +8,11 @@ namespace Millrace.Cli.Formats;
 /// </summary>
 internal static class JsonValueOffsets
 {
-    /// <summary>Finds the value at <paramref name="path"/>: names joined by dots, indices in brackets, as <see cref="ErrorPath"/> writes them.</summary>
+    /// <summary>Finds the value at <paramref name="path"/>: names joined by dots, indices in brackets, other names in brackets and quotes, as <see cref="ErrorPath"/> writes them.</summary>
     /// <param name="json">The JSON text, which parsed.</param>
     /// <param name="path">The path; empty for the root.</param>
     /// <param name="repeated">Whether the path's last name is one its object holds twice: then the second is found, the one an error about the repeat means.</param>
-    /// <returns>The value's first byte, or <see langword="null"/> when the path does not lead to one (a name holding a dot or a bracket is not told apart).</returns>
+    /// <returns>The value's first byte, or <see langword="null"/> when the path does not lead to one.</returns>
     public static long? Find(ReadOnlySpan<byte> json, string path, bool repeated = false)
     {
         var reader = new Utf8JsonReader(json);
@@ -23,7 +23,12 @@ internal static class JsonValueOffsets
                 return null;
             }
 
-            var segments = path.Split('.', StringSplitOptions.RemoveEmptyEntries).SelectMany(Segments).ToList();
+            var segments = Segments(path);
+            if (segments is null)
+            {
+                return null;
+            }
+
             for (var i = 0; i < segments.Count; i++)
             {
                 var (name, index) = segments[i];
@@ -42,27 +47,58 @@ internal static class JsonValueOffsets
         }
     }
 
-    // "tags[2][0]" is the name "tags", then the indices 2 and 0.
-    private static IEnumerable<(string? Name, int? Index)> Segments(string part)
+    // "owner.tags[2]['a.b']" is the name "owner", the name "tags", the index 2, then the name "a.b"; null when malformed.
+    private static List<(string? Name, int? Index)>? Segments(string path)
     {
-        var bracket = part.IndexOf('[', StringComparison.Ordinal);
-        if (bracket != 0)
+        var segments = new List<(string? Name, int? Index)>();
+        for (var i = 0; i < path.Length;)
         {
-            yield return (bracket < 0 ? part : part[..bracket], null);
-        }
-
-        while (bracket >= 0)
-        {
-            var close = part.IndexOf(']', bracket);
-            if (close < 0 || !int.TryParse(part.AsSpan(bracket + 1, close - bracket - 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var index))
+            if (path[i] == '.')
             {
-                yield return (null, -1);
-                yield break;
+                i++;
             }
+            else if (path.AsSpan(i).StartsWith("['"))
+            {
+                var name = new System.Text.StringBuilder();
+                for (i += 2; i < path.Length && path[i] != '\''; i++)
+                {
+                    if (path[i] == '\\' && ++i == path.Length)
+                    {
+                        return null;
+                    }
 
-            yield return (null, index);
-            bracket = part.IndexOf('[', close);
+                    name.Append(path[i]);
+                }
+
+                if (!path.AsSpan(i).StartsWith("']"))
+                {
+                    return null;
+                }
+
+                segments.Add((name.ToString(), null));
+                i += 2;
+            }
+            else if (path[i] == '[')
+            {
+                var close = path.IndexOf(']', i);
+                if (close < 0 || !int.TryParse(path.AsSpan(i + 1, close - i - 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var index))
+                {
+                    return null;
+                }
+
+                segments.Add((null, index));
+                i = close + 1;
+            }
+            else
+            {
+                var end = path.AsSpan(i).IndexOfAny('.', '[');
+                end = end < 0 ? path.Length : i + end;
+                segments.Add((path[i..end], null));
+                i = end;
+            }
         }
+
+        return segments;
     }
 
     // Enters the value of the name, after passing over `skip` earlier members of that name.
