@@ -39,12 +39,12 @@ internal struct NbtStringTable
             return kept;
         }
 
-        var text = cursor.Decode(bytes, offset);
+        // ASCII bytes are the same chars in every flavour: widened here, and kept, with one check of the bytes.
         if (Ascii.IsValid(bytes))
         {
-            slot = text;
+            return slot = Encoding.Latin1.GetString(bytes);
         }
 
-        return text;
+        return cursor.Decode(bytes, offset);
     }
 }
