@@ -39,7 +39,7 @@ public static class CompactJson
                 {
                     EncodeRecordDelimited(ref writer, type, record);
                 }
-                catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{index}]")))
+                catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(index))
                 {
                     throw;
                 }
@@ -104,7 +104,7 @@ public static class CompactJson
             {
                 DecodeRecord(ref record, type, output, limits, 0);
             }
-            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{i}]")))
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(i))
             {
                 throw;
             }
@@ -127,10 +127,17 @@ public static class CompactJson
         }
 
         var seen = new bool[type.Fields.Count];
+        HashSet<string>? unknown = null;
         foreach (var property in json.EnumerateObject())
         {
             if (!type.TryGetField(property.Name, out var field))
             {
+                // An unknown name twice is refused as a known one is, so an error always means the member it finds first.
+                if (!(unknown ??= new HashSet<string>(StringComparer.Ordinal)).Add(property.Name))
+                {
+                    throw Repeated(property.Name);
+                }
+
                 if (property.Value.ValueKind == JsonValueKind.Null)
                 {
                     // Null is absent, whatever the name.
@@ -138,17 +145,15 @@ public static class CompactJson
                 }
 
                 // Located at the member it names, so the text can say where it is.
-                var unknown = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{property.Name}'.", 0);
-                unknown.PrependPath(property.Name);
-                throw unknown;
+                var noSuchField = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{property.Name}'.", 0);
+                noSuchField.PrependPath(property.Name);
+                throw noSuchField;
             }
 
             // A member named twice has two values and the frame room for one: refused rather than one kept silently.
             if (Seen(seen, type.PositionOf(field)))
             {
-                var repeated = new CompactFormatException(CompactErrorCodes.Repeated, $"The member '{property.Name}' appears twice in the object.", 0);
-                repeated.PrependPath(property.Name);
-                throw repeated;
+                throw Repeated(property.Name);
             }
 
             if (property.Value.ValueKind == JsonValueKind.Null)
@@ -281,7 +286,7 @@ public static class CompactJson
                     {
                         EncodeValue(ref writer, type.Element!, element);
                     }
-                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{index}]")))
+                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(index))
                     {
                         throw;
                     }
@@ -457,24 +462,24 @@ public static class CompactJson
         var keys = type.Kind == CompactFieldKind.Map ? new HashSet<string>(StringComparer.Ordinal) : null;
         for (var i = 0; i < count; i++)
         {
-            var segment = string.Create(CultureInfo.InvariantCulture, $"[{i}]");
+            string? key = null;
             try
             {
                 if (keys is not null)
                 {
                     var keyOffset = reader.Offset;
-                    segment = reader.ReadString(limits.MaxStringLength);
-                    if (!keys.Add(segment))
+                    key = reader.ReadString(limits.MaxStringLength);
+                    if (!keys.Add(key))
                     {
-                        CompactThrow.RepeatedKey(segment, keyOffset);
+                        CompactThrow.RepeatedKey(key, keyOffset);
                     }
 
-                    output.WritePropertyName(segment);
+                    output.WritePropertyName(key);
                 }
 
                 DecodeValue(ref reader, element, output, limits, depth);
             }
-            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(segment))
+            catch (CompactFormatException exception) when (key is null ? exception.PrependPathAndPropagate(i) : exception.PrependPathAndPropagate(key))
             {
                 throw;
             }
@@ -493,6 +498,13 @@ public static class CompactJson
         {
             CompactThrow.TrailingBytes("element", reader.Offset);
         }
+    }
+
+    private static CompactFormatException Repeated(string member)
+    {
+        var repeated = new CompactFormatException(CompactErrorCodes.Repeated, $"The member '{member}' appears twice in the object.", 0);
+        repeated.PrependPath(member);
+        return repeated;
     }
 
     // Whether the field at this place was met before in the record; it is met now.

@@ -10,19 +10,31 @@ namespace Millrace;
 /// </summary>
 public sealed class ErrorPath
 {
-    private readonly List<string> _reversed = [];
+    private static readonly SearchValues<char> Ambiguous = SearchValues.Create(".[]'");
+
+    // Innermost first; a name, or an index when the name is null.
+    private readonly List<(string? Name, int Index)> _reversed = [];
 
     /// <summary>Gets a value indicating whether no segment has been added.</summary>
     public bool IsEmpty => _reversed.Count == 0;
 
-    /// <summary>Adds the segment of an enclosing container.</summary>
-    /// <param name="segment">A name, or an index as <c>[3]</c>.</param>
-    public void Prepend(string segment) => _reversed.Add(segment);
+    /// <summary>Adds the name of an enclosing container's member or tag.</summary>
+    /// <param name="segment">The name, whatever it holds: one that looks like <c>[3]</c> is still a name.</param>
+    public void Prepend(string segment)
+    {
+        ArgumentNullException.ThrowIfNull(segment);
+        _reversed.Add((segment, 0));
+    }
+
+    /// <summary>Adds the index of an element of an enclosing list or array.</summary>
+    /// <param name="index">The index.</param>
+    public void Prepend(int index) => _reversed.Add((null, index));
 
     /// <summary>
     /// Formats the path outermost first: names joined by dots, indices in brackets, and a name that a dot or a bracket
-    /// would make ambiguous (one holding <c>.</c>, <c>[</c>, <c>]</c> or <c>'</c>, or an empty one) in brackets and quotes,
-    /// as System.Text.Json writes such names: <c>metadata['a.b']</c>, with <c>'</c> and <c>\</c> escaped by <c>\</c>.
+    /// would make ambiguous, or that would break the line (one holding <c>.</c>, <c>[</c>, <c>]</c>, <c>'</c> or a control
+    /// or line-separating character, or an empty one) in brackets and quotes, as System.Text.Json writes such
+    /// names: <c>metadata['a.b']</c>, with <c>'</c> and <c>\</c> escaped by <c>\</c> and the others as <c>\uXXXX</c>.
     /// </summary>
     /// <returns>The path, such as <c>Level.Sections[3].BlockStates</c>.</returns>
     public override string ToString()
@@ -30,14 +42,31 @@ public sealed class ErrorPath
         var path = new StringBuilder();
         for (var i = _reversed.Count - 1; i >= 0; i--)
         {
-            var segment = _reversed[i];
-            if (IsIndex(segment))
+            var (name, index) = _reversed[i];
+            if (name is null)
             {
-                path.Append(segment);
+                path.Append(CultureInfo.InvariantCulture, $"[{index}]");
             }
-            else if (segment.Length == 0 || segment.AsSpan().ContainsAny(Ambiguous))
+            else if (name.Length == 0 || name.AsSpan().ContainsAny(Ambiguous) || name.Any(BreaksLines))
             {
-                path.Append("['").Append(segment.Replace(@"\", @"\\", StringComparison.Ordinal).Replace("'", @"\'", StringComparison.Ordinal)).Append("']");
+                path.Append("['");
+                foreach (var c in name)
+                {
+                    if (c is '\'' or '\\')
+                    {
+                        path.Append('\\').Append(c);
+                    }
+                    else if (BreaksLines(c))
+                    {
+                        path.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:X4}");
+                    }
+                    else
+                    {
+                        path.Append(c);
+                    }
+                }
+
+                path.Append("']");
             }
             else
             {
@@ -46,19 +75,15 @@ public sealed class ErrorPath
                     path.Append('.');
                 }
 
-                path.Append(segment);
+                path.Append(name);
             }
         }
 
         return path.ToString();
     }
 
-    private static readonly SearchValues<char> Ambiguous = SearchValues.Create(".[]'");
-    private static readonly SearchValues<char> Digits = SearchValues.Create("0123456789");
-
-    // An index as the readers add it: [3].
-    private static bool IsIndex(string segment) =>
-        segment.Length > 2 && segment[0] == '[' && segment[^1] == ']' && !segment.AsSpan(1, segment.Length - 2).ContainsAnyExcept(Digits);
+    // Characters a one-line message must not print as they are: controls (line feeds, escapes, NUL) and line separators.
+    private static bool BreaksLines(char c) => char.IsControl(c) || c is '\u2028' or '\u2029';
 
     /// <summary>Formats a reason with its byte offset and, when known, what the offset counts and the path.</summary>
     /// <param name="reason">What went wrong.</param>

@@ -66,20 +66,33 @@ public abstract class LocatedFormatException : MillraceException
     /// <param name="scope">A phrase that follows "byte offset N", e.g. "of the gzip-decompressed data".</param>
     public void SetOffsetScope(string scope) => OffsetScope = scope;
 
-    /// <summary>Adds the segment of an enclosing container as the exception passes up through a reader.</summary>
-    /// <param name="segment">A name, or an index as <c>[3]</c>.</param>
+    /// <summary>Adds the name of an enclosing container's member as the exception passes up through a reader.</summary>
+    /// <param name="segment">The name.</param>
     public void PrependPath(string segment) => _path.Prepend(segment);
+
+    /// <summary>Adds the index of an enclosing list's element as the exception passes up through a reader.</summary>
+    /// <param name="index">The index.</param>
+    public void PrependPath(int index) => _path.Prepend(index);
 
     /// <summary>
     /// Adds a segment to the front of <see cref="Path"/> and returns <see langword="false"/>, for an exception filter:
     /// <c>catch (E e) when (e.PrependPathAndPropagate(name))</c>. A filter runs before the stack unwinds and catches
     /// nothing, so a deeply nested reader adds its path without the stack a catch-and-rethrow at every level costs.
     /// </summary>
-    /// <param name="segment">A member name, or an index as <c>[3]</c>.</param>
+    /// <param name="segment">A member name.</param>
     /// <returns><see langword="false"/>, always.</returns>
     public bool PrependPathAndPropagate(string segment)
     {
         _path.Prepend(segment);
+        return false;
+    }
+
+    /// <summary>Adds an index to the front of <see cref="Path"/> and returns <see langword="false"/>, for an exception filter.</summary>
+    /// <param name="index">A list element's index.</param>
+    /// <returns><see langword="false"/>, always.</returns>
+    public bool PrependPathAndPropagate(int index)
+    {
+        _path.Prepend(index);
         return false;
     }
 }

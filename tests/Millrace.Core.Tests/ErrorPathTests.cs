@@ -16,7 +16,7 @@ public class ErrorPathTests
     {
         var path = new ErrorPath();
         path.Prepend("BlockStates");
-        path.Prepend("[3]");
+        path.Prepend(3);
         path.Prepend("Sections");
         path.Prepend("Level");
 
@@ -29,8 +29,8 @@ public class ErrorPathTests
     {
         var path = new ErrorPath();
         path.Prepend("name");
-        path.Prepend("[1]");
-        path.Prepend("[0]");
+        path.Prepend(1);
+        path.Prepend(0);
 
         Assert.Equal("[0][1].name", path.ToString());
     }
@@ -41,6 +41,10 @@ public class ErrorPathTests
     [InlineData("it's", @"metadata['it\'s']")]
     [InlineData(@"back\slash[0]", @"metadata['back\\slash[0]']")]
     [InlineData("[x]", "metadata['[x]']")]
+    [InlineData("[0]", "metadata['[0]']")]
+    [InlineData("a\nb", @"metadata['a\u000Ab']")]
+    [InlineData("esc\u001b[31m", @"metadata['esc\u001B[31m']")]
+    [InlineData("line\u2028sep", @"metadata['line\u2028sep']")]
     public void Prepend_NamesADotOrBracketWouldMakeAmbiguous_AreQuotedInBrackets(string name, string expected)
     {
         // As System.Text.Json writes such names: `metadata.a.b` could be a member b of a member a.
@@ -80,7 +84,19 @@ public class ErrorPathTests
             }
         }
 
-        var exception = Assert.Throws<SampleFormatException>(() => Level("Level", () => Level("[2]", () => Level("Name", Inner))));
+        static void Element(int index, Action inner)
+        {
+            try
+            {
+                inner();
+            }
+            catch (SampleFormatException exception) when (exception.PrependPathAndPropagate(index))
+            {
+                throw;
+            }
+        }
+
+        var exception = Assert.Throws<SampleFormatException>(() => Level("Level", () => Element(2, () => Level("Name", Inner))));
 
         Assert.Equal("Level[2].Name", exception.Path);
         Assert.Equal("The input ends early. (byte offset 42, path Level[2].Name)", exception.Message);

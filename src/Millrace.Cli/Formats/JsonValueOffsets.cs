@@ -62,9 +62,21 @@ internal static class JsonValueOffsets
                 var name = new System.Text.StringBuilder();
                 for (i += 2; i < path.Length && path[i] != '\''; i++)
                 {
-                    if (path[i] == '\\' && ++i == path.Length)
+                    // \' and \\ stand for themselves; \uXXXX for a control or line-separating character.
+                    if (path[i] == '\\')
                     {
-                        return null;
+                        if (++i == path.Length)
+                        {
+                            return null;
+                        }
+
+                        if (path[i] == 'u' && i + 4 < path.Length
+                            && int.TryParse(path.AsSpan(i + 1, 4), System.Globalization.NumberStyles.AllowHexSpecifier, System.Globalization.CultureInfo.InvariantCulture, out var code))
+                        {
+                            name.Append((char)code);
+                            i += 4;
+                            continue;
+                        }
                     }
 
                     name.Append(path[i]);

@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Globalization;
 using System.Runtime.CompilerServices;
 using Millrace.Nbt.Tags;
 
@@ -166,7 +165,7 @@ internal ref struct NbtTreeReader
             {
                 list.AddUnchecked(ReadPayload(elementType));
             }
-            catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{i}]")))
+            catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(i))
             {
                 throw;
             }

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Buffers.Binary;
-using System.Globalization;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
@@ -553,7 +552,7 @@ internal static class NbtTape
         if (parentDepth > 0 && frames[parentDepth - 1].Kind != NbtTagType.End)
         {
             var list = frames[parentDepth - 1];
-            exception.PrependPath(string.Create(CultureInfo.InvariantCulture, $"[{tape[list.Entry].Count - list.Remaining - 1}]"));
+            exception.PrependPath(tape[list.Entry].Count - list.Remaining - 1);
             return;
         }
 

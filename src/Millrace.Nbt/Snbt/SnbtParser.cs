@@ -154,7 +154,7 @@ public sealed class SnbtParser
                 {
                     elements.Add(ReadValue());
                 }
-                catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(string.Create(CultureInfo.InvariantCulture, $"[{elements.Count}]")))
+                catch (NbtFormatException exception) when (exception.PrependPathAndPropagate(elements.Count))
                 {
                     throw;
                 }
