@@ -39,10 +39,30 @@ public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
     /// <returns>A UTF-8 writer without a byte order mark.</returns>
     public StreamWriter CreateTextOutput() => new(Output, new UTF8Encoding(false), bufferSize: 4096, leaveOpen: true);
 
-    /// <summary>Writes <c>millrace: {file}: {error}</c> to standard error.</summary>
+    /// <summary>Writes <c>millrace: {file}: {error}</c> to standard error, on one line.</summary>
     /// <param name="file">The file the error is about, <c>-</c> for standard input.</param>
     /// <param name="error">What went wrong and where.</param>
-    public void ReportError(string file, Millrace.Error error) => Error.WriteLine($"millrace: {file}: {error}");
+    public void ReportError(string file, Millrace.Error error) => Error.WriteLine(OneLine($"millrace: {file}: {error}"));
+
+    // A failure is one line: a name or a file name that holds a line feed, an escape or another control character (or a
+    // line separator) is written with it as \uXXXX, so it neither breaks the line nor drives the terminal.
+    private static string OneLine(string text)
+    {
+        if (!text.Any(BreaksLine))
+        {
+            return text;
+        }
+
+        var line = new StringBuilder(text.Length + 16);
+        foreach (var c in text)
+        {
+            line.Append(BreaksLine(c) ? $"\\u{(int)c:X4}" : c.ToString());
+        }
+
+        return line.ToString();
+
+        static bool BreaksLine(char c) => char.IsControl(c) || c is '\u2028' or '\u2029';
+    }
 
     /// <summary>Reports a failure the way every verb does (see <see cref="CliErrors"/>).</summary>
     /// <param name="file">The file the failure is about.</param>

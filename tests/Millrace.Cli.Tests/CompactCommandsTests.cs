@@ -72,6 +72,7 @@ public sealed class CompactCommandsTests : IDisposable
     [InlineData("""{"metadata":{"":"x","":"y"}}""", "The key '' appears twice in the map. (byte offset 23, path metadata[''])")]
     [InlineData("""{"metadata":{"x":"y","[0]":5}}""", "does not fit string: it is a number. (byte offset 27, path metadata['[0]'])")]
     [InlineData("""{"metadata":{"a\nb":5}}""", "does not fit string: it is a number. (byte offset 20, path metadata['a\\u000Ab'])")]
+    [InlineData("""{"metadata":{"a\nb":"x","a\nb":"y"}}""", "The key 'a\\u000Ab' appears twice in the map. (byte offset 31, path metadata['a\\u000Ab'])")]
     [InlineData("""{"id":1,"bogus":null,"bogus":5}""", "compact.repeated: The member 'bogus' appears twice in the object. (byte offset 29, path bogus)")]
     [InlineData("""{"id":1,"name":"A","id":2}""", "compact.repeated: The member 'id' appears twice in the object. (byte offset 24, path id)")]
     [InlineData("""{"metadata":{"k":"a","k":"b"}}""", "compact.repeated: The key 'k' appears twice in the map. (byte offset 25, path metadata.k)")]
@@ -84,6 +85,7 @@ public sealed class CompactCommandsTests : IDisposable
 
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
         Assert.Contains(expected, run.Error, StringComparison.Ordinal);
+        Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
     }
 
     [Fact]
