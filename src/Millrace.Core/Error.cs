@@ -19,6 +19,12 @@ public sealed record Error(string Code, string Message)
     /// <summary>Gets the zero-based byte offset in the input at which the problem was found.</summary>
     public long? ByteOffset { get; init; }
 
+    /// <summary>
+    /// Gets what <see cref="ByteOffset"/> counts when it is not the input's own bytes, as a phrase that follows "byte offset
+    /// N" (e.g. "of the gzip-decompressed data"), or <see langword="null"/> when it counts the input's bytes.
+    /// </summary>
+    public string? OffsetScope { get; init; }
+
     /// <summary>Gets the member or tag path at which the problem was found, such as <c>$.items[3].name</c>.</summary>
     public string? Path { get; init; }
 
@@ -55,6 +61,10 @@ public sealed record Error(string Code, string Message)
         {
             Separator();
             text.Append("byte offset ").Append(offset.ToString(CultureInfo.InvariantCulture));
+            if (!string.IsNullOrEmpty(OffsetScope))
+            {
+                text.Append(' ').Append(OffsetScope);
+            }
         }
 
         if (!string.IsNullOrEmpty(Path))

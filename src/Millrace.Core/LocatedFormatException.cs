@@ -52,9 +52,10 @@ public abstract class LocatedFormatException : MillraceException
     public string? OffsetScope { get; private set; }
 
     /// <summary>Gets the error as a <see cref="Result{T}"/> would report it, with the path as it stands now.</summary>
-    public override Error Error => new(Code, OffsetScope is { } scope ? $"{Reason} (the offset counts bytes {scope})" : Reason)
+    public override Error Error => new(Code, Reason)
     {
         ByteOffset = ByteOffset,
+        OffsetScope = OffsetScope,
         Path = _path.IsEmpty ? null : _path.ToString(),
         Exception = InnerException,
     };

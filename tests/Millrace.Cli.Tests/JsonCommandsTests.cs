@@ -108,13 +108,13 @@ public class JsonCommandsTests
     {
         var run = await CliRun.InvokeWithInput(Convert.ToBase64String("[1,\n2,,3]"u8), "json", "from-base64", "-");
 
-        Assert.Contains("(line 2, column 3); the offset counts bytes of the decoded text (byte offset 6)", run.Error, StringComparison.Ordinal);
+        Assert.Contains("(line 2, column 3) (byte offset 6 of the decoded text)", run.Error, StringComparison.Ordinal);
         Assert.DoesNotContain("LineNumber", run.Error, StringComparison.Ordinal);
     }
 
     // Bytes that are not UTF-8 were printed as they were; empty text gave System.Text.Json's "isFinalBlock" message.
     [Theory]
-    [InlineData(new byte[] { 0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D }, "not UTF-8 here; the offset counts bytes of the decoded text (byte offset 6)")]
+    [InlineData(new byte[] { 0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D }, "not UTF-8 here. (byte offset 6 of the decoded text)")]
     [InlineData(new byte[] { 0x20, 0x0A }, "holds no JSON value")]
     [InlineData(new byte[0], "holds no JSON value")]
     public async Task FromBase64_TextThatIsNotUtf8OrEmpty_IsRefused(byte[] decoded, string expected)

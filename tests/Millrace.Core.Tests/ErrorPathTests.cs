@@ -111,7 +111,8 @@ public class ErrorPathTests
         exception.SetOffsetScope("of the decompressed data");
 
         Assert.Equal("Bad. (byte offset 3 of the decompressed data)", exception.Message);
-        Assert.Equal("Bad. (the offset counts bytes of the decompressed data)", exception.Error.Message);
+        Assert.Equal(("Bad.", "of the decompressed data"), (exception.Error.Message, exception.Error.OffsetScope));
+        Assert.Equal("sample.bad: Bad. (byte offset 3 of the decompressed data)", exception.Error.ToString());
         Assert.Null(exception.Error.Path);
     }
 

@@ -11,6 +11,9 @@ internal static class JsonCommands
 {
     private const int WholeInputBufferSize = 1024 * 1024;
 
+    // What the offsets of `from-base64`'s errors count: the decoded bytes, not the base64 text.
+    private const string DecodedText = "of the decoded text";
+
     public static Command Create(CliConsole console)
     {
         var json = new Command("json", "Stream, count, validate and decode JSON arrays and NDJSON without loading them whole.");
@@ -218,7 +221,7 @@ internal static class JsonCommands
         // The tokenizer checks structure, not that every string is UTF-8: what is printed must be both.
         if (Utf8Text.IndexOfInvalid(json) is >= 0 and var invalid)
         {
-            return new Error("json.syntax", "The decoded text is not UTF-8 here; the offset counts bytes of the decoded text") { ByteOffset = invalid };
+            return new Error("json.syntax", "The decoded text is not UTF-8 here.") { ByteOffset = invalid, OffsetScope = DecodedText };
         }
 
         if (json.Trim(" \t\r\n"u8).IsEmpty)
@@ -239,7 +242,7 @@ internal static class JsonCommands
         {
             // Located as any JSON syntax error is, in the decoded text (the input is its base64).
             var error = CliErrors.FromJson(exception, json);
-            return error with { Message = $"The decoded text is not JSON: {error.Message}; the offset counts bytes of the decoded text" };
+            return error with { Message = $"The decoded text is not JSON: {error.Message}", OffsetScope = DecodedText };
         }
     }
 

@@ -13,6 +13,7 @@ internal struct ErrorSurrogate
     [Id(2)] public long? ItemIndex;
     [Id(3)] public long? ByteOffset;
     [Id(4)] public string? Path;
+    [Id(5)] public string? OffsetScope;
 }
 
 /// <summary>Converts <see cref="Error"/> to and from <see cref="ErrorSurrogate"/> for Orleans.</summary>
@@ -20,7 +21,7 @@ internal struct ErrorSurrogate
 internal sealed class ErrorSurrogateConverter : IConverter<Error, ErrorSurrogate>
 {
     public Error ConvertFromSurrogate(in ErrorSurrogate surrogate) =>
-        new(surrogate.Code, surrogate.Message) { ItemIndex = surrogate.ItemIndex, ByteOffset = surrogate.ByteOffset, Path = surrogate.Path };
+        new(surrogate.Code, surrogate.Message) { ItemIndex = surrogate.ItemIndex, ByteOffset = surrogate.ByteOffset, OffsetScope = surrogate.OffsetScope, Path = surrogate.Path };
 
     public ErrorSurrogate ConvertToSurrogate(in Error value) => new()
     {
@@ -28,6 +29,7 @@ internal sealed class ErrorSurrogateConverter : IConverter<Error, ErrorSurrogate
         Message = value.Message,
         ItemIndex = value.ItemIndex,
         ByteOffset = value.ByteOffset,
+        OffsetScope = value.OffsetScope,
         Path = value.Path,
     };
 }
