@@ -26,6 +26,13 @@ public sealed class NbtCommandsTests : IDisposable
         Assert.Equal("\"Eggbert\"\n", run.Output);
         var list = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "listTest (compound).1.name");
         Assert.Equal("\"Compound tag #1\"\n", list.Output);
+
+        // Paths as errors write them: indices in brackets, and a name holding dots in brackets and quotes (it was
+        // unreachable when the path was split at every dot).
+        var indexed = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "listTest (compound)[1].name");
+        Assert.Equal("\"Compound tag #1\"\n", indexed.Output);
+        var dotted = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "['byteArrayTest (the first 1000 values of (n*n*255+n*7)%100, starting with n=0 (0, 62, 34, 16, 8, ...))']");
+        Assert.StartsWith("[B;", dotted.Output, StringComparison.Ordinal);
         var missing = await CliRun.Invoke("nbt", "show", CliRun.Sample("bigtest.nbt"), "--path", "nope");
         Assert.Equal(ExitCodes.BadInput, missing.ExitCode);
     }

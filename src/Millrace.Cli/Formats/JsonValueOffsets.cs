@@ -23,7 +23,7 @@ internal static class JsonValueOffsets
                 return null;
             }
 
-            var segments = Segments(path);
+            var segments = PathSegments.Parse(path);
             if (segments is null)
             {
                 return null;
@@ -45,72 +45,6 @@ internal static class JsonValueOffsets
         {
             return null;
         }
-    }
-
-    // "owner.tags[2]['a.b']" is the name "owner", the name "tags", the index 2, then the name "a.b"; null when malformed.
-    private static List<(string? Name, int? Index)>? Segments(string path)
-    {
-        var segments = new List<(string? Name, int? Index)>();
-        for (var i = 0; i < path.Length;)
-        {
-            if (path[i] == '.')
-            {
-                i++;
-            }
-            else if (path.AsSpan(i).StartsWith("['"))
-            {
-                var name = new System.Text.StringBuilder();
-                for (i += 2; i < path.Length && path[i] != '\''; i++)
-                {
-                    // \' and \\ stand for themselves; \uXXXX for a control or line-separating character.
-                    if (path[i] == '\\')
-                    {
-                        if (++i == path.Length)
-                        {
-                            return null;
-                        }
-
-                        if (path[i] == 'u' && i + 4 < path.Length
-                            && int.TryParse(path.AsSpan(i + 1, 4), System.Globalization.NumberStyles.AllowHexSpecifier, System.Globalization.CultureInfo.InvariantCulture, out var code))
-                        {
-                            name.Append((char)code);
-                            i += 4;
-                            continue;
-                        }
-                    }
-
-                    name.Append(path[i]);
-                }
-
-                if (!path.AsSpan(i).StartsWith("']"))
-                {
-                    return null;
-                }
-
-                segments.Add((name.ToString(), null));
-                i += 2;
-            }
-            else if (path[i] == '[')
-            {
-                var close = path.IndexOf(']', i);
-                if (close < 0 || !int.TryParse(path.AsSpan(i + 1, close - i - 1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var index))
-                {
-                    return null;
-                }
-
-                segments.Add((null, index));
-                i = close + 1;
-            }
-            else
-            {
-                var end = path.AsSpan(i).IndexOfAny('.', '[');
-                end = end < 0 ? path.Length : i + end;
-                segments.Add((path[i..end], null));
-                i = end;
-            }
-        }
-
-        return segments;
     }
 
     // Enters the value of the name, after passing over `skip` earlier members of that name.

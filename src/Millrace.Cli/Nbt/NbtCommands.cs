@@ -27,7 +27,7 @@ internal static class NbtCommands
     {
         var file = new Argument<string>("file") { Description = "The NBT file (any flavour), or SNBT with --from snbt or a .snbt name; - for standard input." };
         var from = InputFlavourOption();
-        var path = new Option<string?>("--path") { Description = "Show only the tag at this path: names joined by dots, list indices as numbers (a.b.0.c)." };
+        var path = new Option<string?>("--path") { Description = "Show only the tag at this path, as errors write paths: names joined by dots, list indices in brackets, other names in brackets and quotes (Level.Sections[3]['a.b']); an index may also follow a dot (a.b.0.c)." };
         var tree = new Option<bool>("--tree") { Description = "Draw the tags as a tree, with their types, instead of SNBT." };
         var command = new Command("show", "Print an NBT file as pretty SNBT, or as a tree.") { file, from, path, tree };
         command.SetAction(async (parsed, cancellationToken) =>
@@ -281,15 +281,16 @@ internal static class NbtCommands
     private static bool TrySelect(NbtTag root, string path, out NbtTag tag)
     {
         tag = root;
-        foreach (var segment in path.Split('.'))
+        foreach (var (name, index) in PathSegments.Parse(path) ?? [(null, -1)])
         {
             switch (tag)
             {
-                case NbtCompound compound when compound.TryGet<NbtTag>(segment, out var child):
+                case NbtCompound compound when name is not null && compound.TryGet<NbtTag>(name, out var child):
                     tag = child;
                     break;
-                case NbtList list when int.TryParse(segment, CultureInfo.InvariantCulture, out var index) && (uint)index < (uint)list.Count:
-                    tag = list[index];
+                case NbtList list when (index ?? (int.TryParse(name, NumberStyles.None, CultureInfo.InvariantCulture, out var number) ? number : -1)) is var element
+                    && (uint)element < (uint)list.Count:
+                    tag = list[element];
                     break;
                 default:
                     return false;
