@@ -300,16 +300,15 @@ public static class CompactJson
                 var keys = new HashSet<string>(StringComparer.Ordinal);
                 foreach (var entry in value.EnumerateObject())
                 {
-                    if (!keys.Add(entry.Name))
-                    {
-                        var repeated = new CompactFormatException(CompactErrorCodes.Repeated, $"The key '{entry.Name}' appears twice in the map.", 0);
-                        repeated.PrependPath(entry.Name);
-                        throw repeated;
-                    }
-
-                    writer.WriteString(entry.Name);
                     try
                     {
+                        // The decoders' refusal of a repeated key, located by the same filter as the entry's value.
+                        if (!keys.Add(entry.Name))
+                        {
+                            CompactThrow.RepeatedKey(entry.Name, 0);
+                        }
+
+                        writer.WriteString(entry.Name);
                         EncodeValue(ref writer, type.Element!, entry.Value);
                     }
                     catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(entry.Name))
