@@ -1,5 +1,4 @@
 using System.Buffers;
-using System.Runtime.CompilerServices;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
@@ -247,7 +246,7 @@ internal ref struct NbtTreeReader
         }
 
         // A raised MaxDepth must never become a crash: when the thread's stack runs short first, that is reported.
-        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        if (!StackRoom.Enough(_depth - 1))
         {
             NbtThrow.TooDeepForStack(_depth, _cursor.Position);
         }

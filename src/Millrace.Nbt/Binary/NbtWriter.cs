@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Globalization;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text;
 using Millrace.Nbt.Tags;
 
@@ -26,6 +27,7 @@ public ref struct NbtWriter
     private BufferWriterCursor _cursor;
 
     private bool _rootWritten;
+    private int _depth;
 
     /// <summary>Initializes a writer.</summary>
     /// <param name="output">Where the bytes go.</param>
@@ -210,23 +212,14 @@ public ref struct NbtWriter
     {
         switch (type)
         {
-            case NbtTagType.Byte:
-                PutByte((byte)Unsafe.As<NbtByte>(tag).Value);
+            case NbtTagType.Int when Varints:
+                PutVarint(ZigZag.Encode(Unsafe.As<NbtInt>(tag).Value));
                 break;
-            case NbtTagType.Short:
-                PutInt16(Unsafe.As<NbtShort>(tag).Value);
+            case NbtTagType.Long when Varints:
+                PutVarint(ZigZag.Encode(Unsafe.As<NbtLong>(tag).Value));
                 break;
-            case NbtTagType.Int:
-                PutInt32(Unsafe.As<NbtInt>(tag).Value);
-                break;
-            case NbtTagType.Long:
-                PutInt64(Unsafe.As<NbtLong>(tag).Value);
-                break;
-            case NbtTagType.Float:
-                PutFixed32(BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
-                break;
-            case NbtTagType.Double:
-                PutFixed64(BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
+            case >= NbtTagType.Byte and <= NbtTagType.Double:
+                _cursor.Advance(WriteNumber(_cursor.GetSpan(sizeof(long)), tag, type));
                 break;
             case NbtTagType.ByteArray:
                 var bytes = Unsafe.As<NbtByteArray>(tag).Value;
@@ -247,12 +240,14 @@ public ref struct NbtWriter
                 PutInt64s(longs);
                 break;
             case NbtTagType.List:
-                EnsureStack();
+                Nest();
                 PutList(Unsafe.As<NbtList>(tag));
+                _depth--;
                 break;
             case NbtTagType.Compound:
-                EnsureStack();
+                Nest();
                 PutCompound(Unsafe.As<NbtCompound>(tag));
+                _depth--;
                 break;
         }
     }
@@ -263,18 +258,78 @@ public ref struct NbtWriter
         foreach (var (name, child) in compound)
         {
             var childType = child.Type;
-            PutByte((byte)childType);
-            PutString(name);
-            PutPayload(child, childType);
+            if (!TryPutEntry(name, child, childType))
+            {
+                PutByte((byte)childType);
+                PutString(name);
+                PutPayload(child, childType);
+            }
         }
 
         PutByte((byte)NbtTagType.End);
     }
 
-    // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
-    private static void EnsureStack()
+    // An entry whose name is short ASCII goes into one span: its type, its name and, for a number, its value. Written
+    // part by part, each part read and wrote the cursor's count again, a chain of stores and loads each waiting on the
+    // one before, which cost more than the bytes themselves.
+    private bool TryPutEntry(string name, NbtTag tag, NbtTagType type)
     {
-        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        if (name.Length > ShortText || Varints)
+        {
+            return false;
+        }
+
+        var span = _cursor.GetSpan(3 + name.Length + sizeof(long));
+        if (!TryNarrowAscii(name, span.Slice(3, name.Length)))
+        {
+            return false;
+        }
+
+        span[0] = (byte)type;
+        WriteInt16(span[1..], (short)name.Length);
+        var header = 3 + name.Length;
+        if (type is >= NbtTagType.Byte and <= NbtTagType.Double)
+        {
+            _cursor.Advance(header + WriteNumber(span[header..], tag, type));
+            return true;
+        }
+
+        _cursor.Advance(header);
+        PutPayload(tag, type);
+        return true;
+    }
+
+    // Writes a number's fixed-width payload (every flavour's but the varint ints of Bedrock's network flavour) and
+    // returns its size.
+    private readonly int WriteNumber(Span<byte> destination, NbtTag tag, NbtTagType type)
+    {
+        switch (type)
+        {
+            case NbtTagType.Byte:
+                destination[0] = (byte)Unsafe.As<NbtByte>(tag).Value;
+                return sizeof(byte);
+            case NbtTagType.Short:
+                WriteInt16(destination, Unsafe.As<NbtShort>(tag).Value);
+                return sizeof(short);
+            case NbtTagType.Int:
+                WriteFixed32(destination, Unsafe.As<NbtInt>(tag).Value);
+                return sizeof(int);
+            case NbtTagType.Long:
+                WriteFixed64(destination, Unsafe.As<NbtLong>(tag).Value);
+                return sizeof(long);
+            case NbtTagType.Float:
+                WriteFixed32(destination, BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
+                return sizeof(float);
+            default:
+                WriteFixed64(destination, BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
+                return sizeof(double);
+        }
+    }
+
+    // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
+    private void Nest()
+    {
+        if (!StackRoom.Enough(_depth++))
         {
             throw new ArgumentException("The tree nests too deeply to write on this thread's stack.");
         }
@@ -346,32 +401,38 @@ public ref struct NbtWriter
 
     private void PutFixed32(int value)
     {
-        var span = _cursor.GetSpan(4);
+        WriteFixed32(_cursor.GetSpan(4), value);
+        _cursor.Advance(4);
+    }
+
+    private readonly void WriteFixed32(Span<byte> destination, int value)
+    {
         if (LittleEndian)
         {
-            BinaryPrimitives.WriteInt32LittleEndian(span, value);
+            BinaryPrimitives.WriteInt32LittleEndian(destination, value);
         }
         else
         {
-            BinaryPrimitives.WriteInt32BigEndian(span, value);
+            BinaryPrimitives.WriteInt32BigEndian(destination, value);
         }
-
-        _cursor.Advance(4);
     }
 
     private void PutFixed64(long value)
     {
-        var span = _cursor.GetSpan(8);
+        WriteFixed64(_cursor.GetSpan(8), value);
+        _cursor.Advance(8);
+    }
+
+    private readonly void WriteFixed64(Span<byte> destination, long value)
+    {
         if (LittleEndian)
         {
-            BinaryPrimitives.WriteInt64LittleEndian(span, value);
+            BinaryPrimitives.WriteInt64LittleEndian(destination, value);
         }
         else
         {
-            BinaryPrimitives.WriteInt64BigEndian(span, value);
+            BinaryPrimitives.WriteInt64BigEndian(destination, value);
         }
-
-        _cursor.Advance(8);
     }
 
     private void PutVarint(ulong value)
@@ -474,20 +535,79 @@ public ref struct NbtWriter
     private bool TryPutShortAscii(string text)
     {
         var span = _cursor.GetSpan(2 + text.Length);
-        var destination = span.Slice(2, text.Length);
-        for (var i = 0; i < destination.Length; i++)
+        if (!TryNarrowAscii(text, span.Slice(2, text.Length)))
         {
-            var c = text[i];
+            return false;
+        }
+
+        WriteInt16(span, (short)text.Length);
+        _cursor.Advance(2 + text.Length);
+        return true;
+    }
+
+    // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, four in a 64-bit word, the rest one by one.
+    // The last block overlaps the one before it rather than falling back to a loop, so a name of 5 to 7 chars is two
+    // word steps. Tree writes spend most of their time on names (5 chars on average in a player file), so char by char
+    // they were the writer's largest cost.
+    private static bool TryNarrowAscii(ReadOnlySpan<char> text, Span<byte> destination)
+    {
+        var length = text.Length;
+        ref var source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(text));
+        ref var target = ref MemoryMarshal.GetReference(destination);
+        if (length >= Vector128<ushort>.Count && Vector128.IsHardwareAccelerated)
+        {
+            var last = (nuint)(length - Vector128<ushort>.Count);
+            for (nuint i = 0; ; i += (nuint)Vector128<ushort>.Count)
+            {
+                i = Math.Min(i, last);
+                var chars = Vector128.LoadUnsafe(ref source, i);
+                if (Vector128.GreaterThanAny(chars - Vector128<ushort>.One, Vector128.Create((ushort)0x7E)))
+                {
+                    return false;
+                }
+
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, i), Vector128.Narrow(chars, chars).AsUInt64().ToScalar());
+                if (i == last)
+                {
+                    return true;
+                }
+            }
+        }
+
+        if (length >= 4 && BitConverter.IsLittleEndian)
+        {
+            var last = length - 4;
+            for (var i = 0; ; i += 4)
+            {
+                i = Math.Min(i, last);
+                var chars = Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, i)));
+                // A char above U+007F sets a masked bit itself; U+0000 sets one once 1 is taken from it (only a zero
+                // borrows from the char above it, so the borrow flags nothing a zero has not flagged first).
+                if (((chars | (chars - 0x0001_0001_0001_0001)) & 0xFF80_FF80_FF80_FF80) != 0)
+                {
+                    return false;
+                }
+
+                var bytes = (uint)(chars & 0xFF) | (uint)((chars >> 8) & 0xFF00) | (uint)((chars >> 16) & 0xFF_0000) | (uint)((chars >> 24) & 0xFF00_0000);
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, i), bytes);
+                if (i == last)
+                {
+                    return true;
+                }
+            }
+        }
+
+        for (var i = 0; i < length; i++)
+        {
+            var c = Unsafe.Add(ref source, i);
             if ((uint)(c - 1) >= 0x7F)
             {
                 return false;
             }
 
-            destination[i] = (byte)c;
+            Unsafe.Add(ref target, i) = (byte)c;
         }
 
-        WriteInt16(span, (short)text.Length);
-        _cursor.Advance(2 + text.Length);
         return true;
     }
 

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Globalization;
-using System.Runtime.CompilerServices;
 using System.Text;
+using Millrace.Nbt.Binary;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Snbt;
@@ -383,7 +383,7 @@ public sealed class SnbtParser
         }
 
         // A raised limit must never become a crash: when the thread's stack runs short first, that is reported.
-        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        if (!StackRoom.Enough(_depth - 1))
         {
             throw Error(string.Create(CultureInfo.InvariantCulture, $"Nesting {_depth} levels deep is more than this thread's stack can parse; lower the depth limit."));
         }

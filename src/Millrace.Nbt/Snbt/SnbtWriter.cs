@@ -1,6 +1,6 @@
 using System.Globalization;
-using System.Runtime.CompilerServices;
 using System.Text;
+using Millrace.Nbt.Binary;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Snbt;
@@ -26,7 +26,7 @@ public static class SnbtWriter
     private static void Append(StringBuilder text, NbtTag tag, bool pretty, int indent)
     {
         // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
-        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        if (!StackRoom.Enough(indent))
         {
             throw new ArgumentException("The tree nests too deeply to write on this thread's stack.", nameof(tag));
         }

@@ -34,6 +34,65 @@ public class NbtWriterTests
         Assert.Equal(longs, Assert.IsType<NbtLongArray>(root["longs"]).Value);
     }
 
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.Bedrock)]
+    public void ShortStrings_EveryLengthAndPlaceOfAWideChar_SameBytesAsTheEncoders(NbtFormat format)
+    {
+        // Short ASCII names and values are narrowed blocks at a time (8 chars, 4 chars, then one by one, the last block
+        // overlapping): a char that is not one byte (U+0000 is two in Modified UTF-8) at any place of any length must
+        // send the string to the encoders. U+0001 and U+007F are the one-byte ends.
+        char[] chars = ['\u0001', '\u007F', '\0', '\u0080', '\u00FF', '\u0100', '\u4E2D'];
+        for (var length = 0; length <= 40; length++)
+        {
+            for (var place = -1; place < length; place++)
+            {
+                foreach (var c in place < 0 ? ['a'] : chars)
+                {
+                    var text = string.Create(length, (place, c), static (span, state) =>
+                    {
+                        for (var i = 0; i < span.Length; i++)
+                        {
+                            span[i] = i == state.place ? state.c : (char)('a' + (i % 26));
+                        }
+                    });
+                    if (format == NbtFormat.Bedrock && c == '\0')
+                    {
+                        continue;
+                    }
+
+                    var output = new ArrayBufferWriter<byte>();
+                    new NbtWriter(output, format).WriteDocument(string.Empty, new NbtCompound { [text] = new NbtString(text) });
+                    byte[] expected = [10, 0, 0, 8, .. Encoded(format, text), .. Encoded(format, text), 0];
+                    Assert.True(expected.AsSpan().SequenceEqual(output.WrittenSpan), $"length {length}, U+{(int)c:X4} at {place}");
+                }
+            }
+        }
+    }
+
+    // A string as the flavour's encoder writes it, behind its 2-byte length.
+    private static byte[] Encoded(NbtFormat format, string text)
+    {
+        var little = format == NbtFormat.Bedrock;
+        var body = little ? System.Text.Encoding.UTF8.GetBytes(text) : new byte[ModifiedUtf8.GetByteCount(text)];
+        if (!little)
+        {
+            ModifiedUtf8.Encode(text, body);
+        }
+
+        var length = new byte[2];
+        if (little)
+        {
+            BinaryPrimitives.WriteUInt16LittleEndian(length, (ushort)body.Length);
+        }
+        else
+        {
+            BinaryPrimitives.WriteUInt16BigEndian(length, (ushort)body.Length);
+        }
+
+        return [.. length, .. body];
+    }
+
     // The array's length and elements as the flavour writes one number at a time.
     private static List<byte> Expected(NbtFormat format, IEnumerable<long> values, int width)
     {
