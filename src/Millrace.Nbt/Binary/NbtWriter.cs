@@ -301,6 +301,7 @@ public ref struct NbtWriter
 
     // Writes a number's fixed-width payload (every flavour's but the varint ints of Bedrock's network flavour) and
     // returns its size.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly int WriteNumber(Span<byte> destination, NbtTag tag, NbtTagType type)
     {
         switch (type)
