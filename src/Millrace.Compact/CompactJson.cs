@@ -130,12 +130,13 @@ public static class CompactJson
         HashSet<string>? unknown = null;
         foreach (var property in json.EnumerateObject())
         {
-            if (!type.TryGetField(property.Name, out var field))
+            var name = NameOf(property);
+            if (!type.TryGetField(name, out var field))
             {
                 // An unknown name twice is refused as a known one is, so an error always means the member it finds first.
-                if (!(unknown ??= new HashSet<string>(StringComparer.Ordinal)).Add(property.Name))
+                if (!(unknown ??= new HashSet<string>(StringComparer.Ordinal)).Add(name))
                 {
-                    throw Repeated(property.Name);
+                    throw Repeated(name);
                 }
 
                 if (property.Value.ValueKind == JsonValueKind.Null)
@@ -145,15 +146,15 @@ public static class CompactJson
                 }
 
                 // Located at the member it names, so the text can say where it is.
-                var noSuchField = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{property.Name}'.", 0);
-                noSuchField.PrependPath(property.Name);
+                var noSuchField = new CompactFormatException(CompactErrorCodes.Schema, $"{type.Name} has no field named '{name}'.", 0);
+                noSuchField.PrependPath(name);
                 throw noSuchField;
             }
 
             // A member named twice has two values and the frame room for one: refused rather than one kept silently.
             if (Seen(seen, type.PositionOf(field)))
             {
-                throw Repeated(property.Name);
+                throw Repeated(name);
             }
 
             if (property.Value.ValueKind == JsonValueKind.Null)
@@ -242,6 +243,8 @@ public static class CompactJson
             text = text.Length > 40 ? text[..40] + "…" : text;
             var why = exception switch
             {
+                InvalidOperationException when value.ValueKind == JsonValueKind.String && type.Kind is CompactFieldKind.String or CompactFieldKind.Bytes or CompactFieldKind.Guid or CompactFieldKind.Timestamp or CompactFieldKind.Duration =>
+                    $"its text {UnpairedSurrogate}",
                 InvalidOperationException => $"it is {Describe(value.ValueKind)}",
                 OverflowException => $"{text} is out of its range",
                 _ => $"{text} is not one",
@@ -250,11 +253,27 @@ public static class CompactJson
         }
     }
 
+    private const string UnpairedSurrogate = "holds an unpaired surrogate (an escape from \\uD800 to \\uDFFF without its pair), which UTF-8 cannot carry";
+
     // JSON has no infinity: a number past the type's range is one the platform rounds to it, and decoding could not
     // give it back.
     private static T Finite<T>(T value)
         where T : System.Numerics.IFloatingPointIeee754<T> =>
         T.IsFinite(value) ? value : throw new OverflowException();
+
+    // A member's name, or a map's key. The platform refuses to unescape one whose escapes make an unpaired surrogate, in
+    // its own words (and, for a record's member, past the encoder's catch): refused here in the schema's.
+    private static string NameOf(JsonProperty property)
+    {
+        try
+        {
+            return property.Name;
+        }
+        catch (InvalidOperationException)
+        {
+            throw new CompactFormatException(CompactErrorCodes.Schema, $"A JSON member's name {UnpairedSurrogate}.", 0);
+        }
+    }
 
     private static string Describe(JsonValueKind kind) => kind switch
     {
@@ -300,18 +319,19 @@ public static class CompactJson
                 var keys = new HashSet<string>(StringComparer.Ordinal);
                 foreach (var entry in value.EnumerateObject())
                 {
+                    var key = NameOf(entry);
                     try
                     {
                         // The decoders' refusal of a repeated key, located by the same filter as the entry's value.
-                        if (!keys.Add(entry.Name))
+                        if (!keys.Add(key))
                         {
-                            CompactThrow.RepeatedKey(entry.Name, 0);
+                            CompactThrow.RepeatedKey(key, 0);
                         }
 
-                        writer.WriteString(entry.Name);
+                        writer.WriteString(key);
                         EncodeValue(ref writer, type.Element!, entry.Value);
                     }
-                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(entry.Name))
+                    catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(key))
                     {
                         throw;
                     }

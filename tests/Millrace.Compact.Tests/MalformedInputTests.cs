@@ -105,4 +105,20 @@ public class MalformedInputTests
         Assert.Equal("owner.tags[0]", error.Path);
         Assert.Throws<CompactFormatException>(() => CompactTestSupport.Encode(Schema, "User", """{"nope":1}"""));
     }
+
+    // An escape the platform cannot unescape (half a surrogate pair), in a value, a record's member name, a nested
+    // record's or a map's key: refused in the schema's words, with the path down to it, where it was said to be an
+    // object of the wrong kind, or escaped the encoder as the platform's InvalidOperationException.
+    [Theory]
+    [InlineData("""{"name":"a\uD800"}""", "name", "The JSON value does not fit string: its text holds an unpaired surrogate")]
+    [InlineData("""{"tags":["\uDC00"]}""", "tags[0]", "The JSON value does not fit string: its text holds an unpaired surrogate")]
+    [InlineData("""{"\uD800":1}""", "", "A JSON member's name holds an unpaired surrogate")]
+    [InlineData("""{"owner":{"\uD800x":1}}""", "owner", "A JSON member's name holds an unpaired surrogate")]
+    [InlineData("""{"metadata":{"\uDFFF":"v"}}""", "metadata", "A JSON member's name holds an unpaired surrogate")]
+    public void JsonWithAnUnpairedSurrogateEscape_IsRefusedWithItsPath(string json, string path, string message)
+    {
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Encode(Schema, "User", json));
+        Assert.Equal((CompactErrorCodes.Schema, path), (error.Error.Code, error.Path));
+        Assert.StartsWith(message, error.Error.Message, StringComparison.Ordinal);
+    }
 }
