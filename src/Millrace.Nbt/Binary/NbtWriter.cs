@@ -255,7 +255,7 @@ public ref struct NbtWriter
     // Out of PutPayload, which every number goes through: the enumerator is a local the JIT zeroes on each entry.
     private void PutCompound(NbtCompound compound)
     {
-        foreach (var (name, child) in compound)
+        foreach (var (name, child) in compound.Tags)
         {
             var childType = child.Type;
             if (!TryPutEntry(name, child, childType))
@@ -352,7 +352,7 @@ public ref struct NbtWriter
 
         PutByte((byte)list.ElementType);
         PutInt32(list.Count);
-        foreach (var element in list)
+        foreach (var element in list.Items)
         {
             PutPayload(element);
         }

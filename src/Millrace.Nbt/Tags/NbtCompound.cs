@@ -46,6 +46,9 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     /// <summary>Gets the number of named tags.</summary>
     public int Count => _count;
 
+    // The tags in insertion order, for the writer's loop: no enumerator (and its check for changes) per tag.
+    internal ReadOnlySpan<KeyValuePair<string, NbtTag>> Tags => _tags.AsSpan(0, _count);
+
     /// <summary>Gets the names, in insertion order.</summary>
     public IEnumerable<string> Names
     {

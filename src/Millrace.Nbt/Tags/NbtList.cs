@@ -159,6 +159,9 @@ public sealed class NbtList : NbtTag, IReadOnlyList<NbtTag>
 
     internal void AddUnchecked(NbtTag item) => _items.Add(item);
 
+    // The elements, for the writer's loop: no enumerator (and its check for changes) per element.
+    internal ReadOnlySpan<NbtTag> Items => System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_items);
+
     private void ThrowWrongType(NbtTag item) =>
         throw new ArgumentException($"This list holds {ElementType} tags; a {item.Type} tag cannot be added.", nameof(item));
 }
