@@ -183,4 +183,24 @@ public sealed class BatchCommandsTests : IDisposable
         Assert.Contains("The folder does not exist.", run.Error, StringComparison.Ordinal);
         Assert.Empty(Encoding.UTF8.GetBytes(run.Output));
     }
+
+    // Interrupted (as Ctrl+C does) while it waits for a cluster that does not answer (a port nothing listens on): its one
+    // line says nothing was sent, where it said nothing of the job.
+    [Fact]
+    public async Task ClusterConvert_InterruptedBeforeItsJobWasSubmitted_SaysNothingWasSent()
+    {
+        Add("bigtest.nbt", "bigtest.nbt");
+        int port;
+        using (var probe = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0))
+        {
+            probe.Start();
+            port = ((System.Net.IPEndPoint)probe.LocalEndpoint).Port;
+        }
+
+        using var interrupt = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        var run = await CliRun.InvokeUntil(interrupt.Token, "batch", "convert", In, Out, "--to", "snbt", "--cluster", $"127.0.0.1:{port}", "--job", "never-sent");
+
+        Assert.Equal(ExitCodes.Interrupted, run.ExitCode);
+        Assert.Equal("millrace: interrupted before cluster job never-sent was submitted: nothing was sent", run.Error.TrimEnd('\n'));
+    }
 }

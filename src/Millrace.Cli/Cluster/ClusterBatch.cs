@@ -1,6 +1,7 @@
 #if MILLRACE_CLUSTER
 using System.Diagnostics;
 using System.Globalization;
+using Microsoft.Extensions.Hosting;
 using Millrace.Cli.Batch;
 using Millrace.Cli.Formats;
 using Millrace.Cluster.Jobs;
@@ -27,11 +28,26 @@ internal static class ClusterBatch
         CliConsole console,
         CancellationToken cancellationToken)
     {
-        using var host = await ClusterConnection.ConnectAsync(submission.Cluster, cancellationToken);
+        // Ctrl+C says what became of the job at every step: before the connection nothing was sent; during the
+        // submission the job may have reached the cluster (its last step, the start, can land after the interruption);
+        // while it is watched, it runs.
+        IHost host;
+        try
+        {
+            host = await ClusterConnection.ConnectAsync(submission.Cluster, cancellationToken);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            await console.Error.WriteLineAsync($"millrace: interrupted before cluster job {submission.JobName} was submitted: nothing was sent");
+            throw;
+        }
+
+        using var connection = host;
         var jobs = new ClusterJobs(host.Client());
         var items = files.Select((f, i) => new WorkItem(
             i.ToString(CultureInfo.InvariantCulture),
             (template with { Input = f.Input, Output = f.Output, From = f.Format }).ToJson()));
+        var submitted = false;
         // Files convert in milliseconds: a dead silo's files wait 10 s for other silos, not the default 30.
         var options = new ClusterJobOptions
         {
@@ -40,9 +56,10 @@ internal static class ClusterBatch
             LeaseTimeout = TimeSpan.FromSeconds(10),
             RateLimit = submission.RatePerSecond is { } permits ? new ClusterRateLimitOptions { Name = submission.JobName, PermitsPerPeriod = permits } : null,
         };
-        await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
         try
         {
+            await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
+            submitted = true;
             var bySilo = new Dictionary<string, SiloThroughput>(StringComparer.Ordinal);
             var results = await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, bySilo, cancellationToken));
             await using var output = console.CreateTextOutput();
@@ -55,14 +72,19 @@ internal static class ClusterBatch
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
+            // Cancelling a job that never reached the cluster does nothing; one that did is stopped, started or not.
             if (submission.CancelOnInterrupt)
             {
                 await jobs.CancelAsync(submission.JobName, CancellationToken.None);
                 await console.Error.WriteLineAsync($"millrace: cancelled cluster job {submission.JobName}");
             }
-            else
+            else if (submitted)
             {
                 await console.Error.WriteLineAsync($"millrace: detached: cluster job {submission.JobName} goes on; follow it with 'millrace cluster status {submission.JobName} --cluster {submission.ClusterText}'");
+            }
+            else
+            {
+                await console.Error.WriteLineAsync($"millrace: interrupted while submitting cluster job {submission.JobName}: it may have been submitted; 'millrace cluster status {submission.JobName} --cluster {submission.ClusterText}' says, and the same command re-attaches to it");
             }
 
             throw;
