@@ -243,8 +243,10 @@ public static class CompactJson
             text = text.Length > 40 ? text[..40] + "…" : text;
             var why = exception switch
             {
-                InvalidOperationException when value.ValueKind == JsonValueKind.String && type.Kind is CompactFieldKind.String or CompactFieldKind.Bytes or CompactFieldKind.Guid or CompactFieldKind.Timestamp or CompactFieldKind.Duration =>
-                    $"its text {UnpairedSurrogate}",
+                // A string the platform cannot unescape: for a string field, the reason is that UTF-8 cannot carry it; a
+                // guid, timestamp, duration or base64 text holding one is simply not one.
+                InvalidOperationException when value.ValueKind == JsonValueKind.String && type.Kind == CompactFieldKind.String => $"its text {UnpairedSurrogate}",
+                InvalidOperationException when value.ValueKind == JsonValueKind.String && type.Kind is CompactFieldKind.Bytes or CompactFieldKind.Guid or CompactFieldKind.Timestamp or CompactFieldKind.Duration => $"{text} is not one",
                 InvalidOperationException => $"it is {Describe(value.ValueKind)}",
                 OverflowException => $"{text} is out of its range",
                 _ => $"{text} is not one",

@@ -60,6 +60,9 @@ public ref struct NbtWriter
     {
         ArgumentNullException.ThrowIfNull(tag);
         Header(name, tag.Type);
+
+        // Each write of a tree starts at the top of its nesting, checked for stack, even after a write that threw.
+        _depth = 0;
         PutPayload(tag);
     }
 
@@ -252,7 +255,7 @@ public ref struct NbtWriter
         }
     }
 
-    // Out of PutPayload, which every number goes through: the enumerator is a local the JIT zeroes on each entry.
+    // Out of PutPayload, which every number goes through, so the number's path stays small.
     private void PutCompound(NbtCompound compound)
     {
         foreach (var (name, child) in compound.Tags)
@@ -260,8 +263,9 @@ public ref struct NbtWriter
             var childType = child.Type;
             if (!TryPutEntry(name, child, childType))
             {
+                // TryPutEntry has found the name not to be short ASCII: it goes to the encoders at once.
                 PutByte((byte)childType);
-                PutString(name);
+                PutEncodedString(name);
                 PutPayload(child, childType);
             }
         }
@@ -488,6 +492,12 @@ public ref struct NbtWriter
             return;
         }
 
+        PutEncodedString(text);
+    }
+
+    // A string that is not short ASCII, through the flavour's encoder.
+    private void PutEncodedString(string text)
+    {
         if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
         {
             var length = ModifiedUtf8.GetByteCount(text);
@@ -546,9 +556,9 @@ public ref struct NbtWriter
         return true;
     }
 
-    // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, four in a 64-bit word, the rest one by one.
-    // The last block overlaps the one before it rather than falling back to a loop, so a name of 5 to 7 chars is two
-    // word steps. Tree writes spend most of their time on names (5 chars on average in a player file), so char by char
+    // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, four in a 64-bit word, and only strings of
+    // fewer than four chars (or any, on a big-endian machine) one by one. The last block overlaps the one before it
+    // rather than falling back to a loop, so a name of 5 to 7 chars is two word steps. Tree writes spend most of their time on names (5 chars on average in a player file), so char by char
     // they were the writer's largest cost.
     private static bool TryNarrowAscii(ReadOnlySpan<char> text, Span<byte> destination)
     {

@@ -23,10 +23,10 @@ public static class SnbtWriter
         return text.ToString();
     }
 
-    private static void Append(StringBuilder text, NbtTag tag, bool pretty, int indent)
+    private static void Append(StringBuilder text, NbtTag tag, bool pretty, int depth)
     {
         // A tree built by hand can nest deeper than any reader allows: refuse it rather than overflow the stack.
-        if (!StackRoom.Enough(indent))
+        if (!StackRoom.Enough(depth))
         {
             throw new ArgumentException("The tree nests too deeply to write on this thread's stack.", nameof(tag));
         }
@@ -65,15 +65,15 @@ public static class SnbtWriter
                 AppendArray(text, "L;", value.Value.Length, i => value.Value[i].ToString(culture) + "L");
                 break;
             case NbtList list:
-                AppendContainer(text, '[', ']', list.Count, pretty, indent, (i, depth) => Append(text, list[i], pretty, depth));
+                AppendContainer(text, '[', ']', list.Count, pretty, depth, (i, inner) => Append(text, list[i], pretty, inner));
                 break;
             case NbtCompound compound:
                 var entries = compound.ToArray();
-                AppendContainer(text, '{', '}', entries.Length, pretty, indent, (i, depth) =>
+                AppendContainer(text, '{', '}', entries.Length, pretty, depth, (i, inner) =>
                 {
                     AppendName(text, entries[i].Key);
                     text.Append(pretty ? ": " : ":");
-                    Append(text, entries[i].Value, pretty, depth);
+                    Append(text, entries[i].Value, pretty, inner);
                 });
                 break;
         }
@@ -101,7 +101,7 @@ public static class SnbtWriter
         text.Append(']');
     }
 
-    private static void AppendContainer(StringBuilder text, char open, char close, int count, bool pretty, int indent, Action<int, int> element)
+    private static void AppendContainer(StringBuilder text, char open, char close, int count, bool pretty, int depth, Action<int, int> element)
     {
         text.Append(open);
         if (count == 0)
@@ -119,15 +119,15 @@ public static class SnbtWriter
 
             if (pretty)
             {
-                text.Append('\n').Append(' ', (indent + 1) * 4);
+                text.Append('\n').Append(' ', (depth + 1) * 4);
             }
 
-            element(i, indent + 1);
+            element(i, depth + 1);
         }
 
         if (pretty)
         {
-            text.Append('\n').Append(' ', indent * 4);
+            text.Append('\n').Append(' ', depth * 4);
         }
 
         text.Append(close);

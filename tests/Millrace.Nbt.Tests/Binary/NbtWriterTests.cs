@@ -56,11 +56,6 @@ public class NbtWriterTests
                             span[i] = i == state.place ? state.c : (char)('a' + (i % 26));
                         }
                     });
-                    if (format == NbtFormat.Bedrock && c == '\0')
-                    {
-                        continue;
-                    }
-
                     var output = new ArrayBufferWriter<byte>();
                     new NbtWriter(output, format).WriteDocument(string.Empty, new NbtCompound { [text] = new NbtString(text) });
                     byte[] expected = [10, 0, 0, 8, .. Encoded(format, text), .. Encoded(format, text), 0];
@@ -68,6 +63,61 @@ public class NbtWriterTests
                 }
             }
         }
+    }
+
+    // The stack is checked every few levels (StackRoom), not at every one: a tree far deeper than a small thread's stack
+    // must still be refused by each of the four walks, never overflow it (which would end the process).
+    [Fact]
+    public void NestingDeeperThanTheThreadsStack_IsRefusedByEveryWalk_NeverOverflowsIt()
+    {
+        const int Levels = 100_000;
+        NbtTag tree = new NbtByte(1);
+        for (var i = 0; i < Levels; i++)
+        {
+            tree = i % 2 == 0 ? new NbtList { tree } : new NbtCompound { ["a"] = tree };
+        }
+
+        // Lists of one list, 100,000 deep, then an empty list: what a reader with a raised limit is asked to read.
+        byte[] deep = [9, 0, 0, .. Enumerable.Range(0, Levels).SelectMany(_ => new byte[] { 9, 0, 0, 0, 1 }), 0, 0, 0, 0, 0];
+        var raised = new NbtReaderOptions { MaxDepth = Levels * 2 };
+        var snbt = new string('[', Levels) + new string(']', Levels);
+
+        var errors = OnASmallStack(
+            () => new NbtWriter(new ArrayBufferWriter<byte>()).WriteDocument(string.Empty, tree),
+            () => tree.ToString(),
+            () => NbtDocument.Read(deep, raised),
+            () => Millrace.Nbt.Snbt.SnbtParser.Parse(snbt, raised));
+
+        Assert.IsType<ArgumentException>(errors[0]);
+        Assert.IsType<ArgumentException>(errors[1]);
+        Assert.Equal(NbtErrorCodes.Depth, Assert.IsType<NbtFormatException>(errors[2]).Error.Code);
+        Assert.IsType<NbtFormatException>(errors[3]);
+        Assert.All(errors, error => Assert.Contains("stack", error!.Message, StringComparison.Ordinal));
+    }
+
+    // Runs each action on a thread of 1 MiB of stack and returns what each threw.
+    private static Exception?[] OnASmallStack(params Action[] actions)
+    {
+        var errors = new Exception?[actions.Length];
+        var thread = new Thread(
+            () =>
+            {
+                for (var i = 0; i < actions.Length; i++)
+                {
+                    try
+                    {
+                        actions[i]();
+                    }
+                    catch (Exception exception)
+                    {
+                        errors[i] = exception;
+                    }
+                }
+            },
+            maxStackSize: 1024 * 1024);
+        thread.Start();
+        thread.Join();
+        return errors;
     }
 
     // A string as the flavour's encoder writes it, behind its 2-byte length.
