@@ -194,7 +194,7 @@ public ref struct NbtPullReader
                 // A compound's values in one run, up to its end or a container to enter.
                 while (true)
                 {
-                    SkipSimpleMembers(open);
+                    SkipSimpleMembers(open, seeded: 0);
                     var type = _cursor.ReadTagType();
                     if (type == NbtTagType.End)
                     {
@@ -215,6 +215,15 @@ public ref struct NbtPullReader
             else if (frame.Remaining == 0)
             {
                 _depth--;
+            }
+            else if (frame.ElementType == NbtTagType.Compound && _cursor.Format != NbtFormat.BedrockNetwork && _depth < _maxDepth)
+            {
+                // A list of compounds (an inventory) in one pass: its frame moves onto the pass's stack, with its first
+                // compound's, where the careful steps took every compound on and off the reader's stack.
+                open[0] = new Frame(true, NbtTagType.Compound, frame.Remaining - 1);
+                open[1] = new Frame(false, NbtTagType.End, 0);
+                _depth--;
+                SkipSimpleMembers(open, seeded: 2);
             }
             else if (frame.ElementType is NbtTagType.Compound or NbtTagType.List)
             {
@@ -247,13 +256,15 @@ public ref struct NbtPullReader
     // inside them. It stops at what it cannot check that way (the end of the compound it started in, lists of anything
     // else, arrays, anything malformed or too deep) and leaves it to the careful steps, so they still say exactly what
     // is wrong and where.
-    private void SkipSimpleMembers(scoped Span<Frame> open)
+    // Seeded: how many frames at the start of open the pass starts inside (a list and its first compound, taken off the
+    // reader's stack); the pass then stops when it closes them, where Skip stops.
+    private void SkipSimpleMembers(scoped Span<Frame> open, int seeded)
     {
         var (taken, opened) = _cursor.Format switch
         {
-            NbtFormat.Java or NbtFormat.JavaNetwork => SimpleMembers<BigEndian>(_data, _cursor.Position, _maxDepth - _depth, open),
-            NbtFormat.Bedrock => SimpleMembers<LittleEndian>(_data, _cursor.Position, _maxDepth - _depth, open),
-            _ => default, // Bedrock network's varint numbers have no fixed size.
+            NbtFormat.Java or NbtFormat.JavaNetwork => SimpleMembers<BigEndian>(_data, _cursor.Position, _maxDepth - _depth, open, seeded),
+            NbtFormat.Bedrock => SimpleMembers<LittleEndian>(_data, _cursor.Position, _maxDepth - _depth, open, seeded),
+            _ => (0, seeded), // Bedrock network's varint numbers have no fixed size.
         };
         if (taken > 0)
         {
@@ -270,14 +281,14 @@ public ref struct NbtPullReader
 
     // Room: how many more containers may open before the reader's MaxDepth. The pass always stops between two tags of
     // a compound (the one it started in, or the innermost it opened), where the careful steps go on.
-    private static (int Taken, int Opened) SimpleMembers<TOrder>(ReadOnlySpan<byte> data, int start, int room, Span<Frame> open)
+    private static (int Taken, int Opened) SimpleMembers<TOrder>(ReadOnlySpan<byte> data, int start, int room, Span<Frame> open, int seeded)
         where TOrder : struct, IByteOrder
     {
         ref var bytes = ref MemoryMarshal.GetReference(data);
         var length = data.Length;
         var pos = start;
-        var depth = 0;
-        while (pos < length)
+        var depth = seeded;
+        while (pos < length && (seeded == 0 || depth > 0))
         {
             var id = Unsafe.Add(ref bytes, pos);
             if (id == 0 && depth > 0)
