@@ -273,9 +273,8 @@ public ref struct NbtWriter
         PutByte((byte)NbtTagType.End);
     }
 
-    // An entry whose name is short ASCII goes into one span: its type, its name and, for a number, its value. Written
-    // part by part, each part read and wrote the cursor's count again, a chain of stores and loads each waiting on the
-    // one before, which cost more than the bytes themselves.
+    // An entry whose name is short ASCII goes into one span: its type, its name and, for a number, its value, one request
+    // to the cursor and one advance where writing them part by part made three of each.
     private bool TryPutEntry(string name, NbtTag tag, NbtTagType type)
     {
         if (name.Length > ShortText || Varints)
@@ -284,13 +283,12 @@ public ref struct NbtWriter
         }
 
         var span = _cursor.GetSpan(3 + name.Length + sizeof(long));
-        if (!TryNarrowAscii(name, span.Slice(3, name.Length)))
+        if (!TryWriteShortAscii(span[1..], name))
         {
             return false;
         }
 
         span[0] = (byte)type;
-        WriteInt16(span[1..], (short)name.Length);
         var header = 3 + name.Length;
         if (type is >= NbtTagType.Byte and <= NbtTagType.Double)
         {
@@ -545,21 +543,32 @@ public ref struct NbtWriter
     // two calls. Anything else is left, unwritten, to the encoders.
     private bool TryPutShortAscii(string text)
     {
-        var span = _cursor.GetSpan(2 + text.Length);
-        if (!TryNarrowAscii(text, span.Slice(2, text.Length)))
+        if (!TryWriteShortAscii(_cursor.GetSpan(2 + text.Length), text))
         {
             return false;
         }
 
-        WriteInt16(span, (short)text.Length);
         _cursor.Advance(2 + text.Length);
+        return true;
+    }
+
+    // Writes a short ASCII string's 2-byte length and its chars at the start of the destination; nothing when it is not.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly bool TryWriteShortAscii(Span<byte> destination, string text)
+    {
+        if (!TryNarrowAscii(text, destination.Slice(2, text.Length)))
+        {
+            return false;
+        }
+
+        WriteInt16(destination, (short)text.Length);
         return true;
     }
 
     // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, four in a 64-bit word, and only strings of
     // fewer than four chars (or any, on a big-endian machine) one by one. The last block overlaps the one before it
-    // rather than falling back to a loop, so a name of 5 to 7 chars is two word steps. Tree writes spend most of their time on names (5 chars on average in a player file), so char by char
-    // they were the writer's largest cost.
+    // rather than falling back to a loop, so a name of 5 to 7 chars is two word steps. Names average 5 chars in a player
+    // file: narrowed char by char, they were a tree write's largest cost.
     private static bool TryNarrowAscii(ReadOnlySpan<char> text, Span<byte> destination)
     {
         var length = text.Length;
