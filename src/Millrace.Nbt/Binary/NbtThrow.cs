@@ -78,6 +78,11 @@ internal static class NbtThrow
     public static void Decompression(DecompressionOutcome outcome) =>
         throw new NbtFormatException(NbtErrorCodes.Compression, outcome.Message, outcome.Offset);
 
+    /// <summary>A pull reader's <c>Get…</c> called on the wrong token: the caller's mistake, not the input's.</summary>
+    [DoesNotReturn]
+    public static void NotOnValue(NbtToken token, Tags.NbtTagType type, Tags.NbtTagType expected) =>
+        throw new InvalidOperationException($"The reader is on a {token} of type {type}, not a {expected} value.");
+
     // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its
     // callers' fast paths; exceptions two of them share are built here.
     private static NbtFormatException TruncatedError(int needed, long offset) =>

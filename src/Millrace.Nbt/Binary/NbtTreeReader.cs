@@ -14,6 +14,7 @@ internal ref struct NbtTreeReader
     private const int TagOverhead = 16;
 
     private readonly NbtReaderOptions _options;
+    private readonly ReadOnlySpan<byte> _data;
     private NbtCursor _cursor;
 
     // A compound's tags wait here, all open compounds' one after another, until its end says how many there are: the
@@ -31,6 +32,7 @@ internal ref struct NbtTreeReader
     public NbtTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options, int position = 0)
     {
         _options = options;
+        _data = data;
         _cursor = new NbtCursor(data, options.Format, position);
     }
 
@@ -114,8 +116,8 @@ internal ref struct NbtTreeReader
             case NbtTagType.String:
                 {
                     var offset = _cursor.Position;
-                    var bytes = _cursor.ReadStringBytes();
-                    var text = _strings.Get(bytes, _cursor.Position - bytes.Length, _cursor);
+                    var length = _cursor.ReadStringBytes().Length;
+                    var text = _strings.Get(_data, _cursor.Position - length, length, _cursor);
                     Charge(2L * text.Length, offset);
                     return new NbtString(text);
                 }
@@ -215,8 +217,8 @@ internal ref struct NbtTreeReader
 
     private string ReadName()
     {
-        var bytes = _cursor.ReadStringBytes();
-        return _strings.Get(bytes, _cursor.Position - bytes.Length, _cursor);
+        var length = _cursor.ReadStringBytes().Length;
+        return _strings.Get(_data, _cursor.Position - length, length, _cursor);
     }
 
     private void GrowPending()

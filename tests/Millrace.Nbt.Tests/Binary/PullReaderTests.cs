@@ -42,6 +42,32 @@ public class PullReaderTests
         Assert.Equal(bytes.Length, reader.BytesConsumed);
     }
 
+    [Fact]
+    public void RepeatedStrings_ComeBackAsOneString_AndStringsThatShareATableSlotStayApart()
+    {
+        // Same length, first and last byte: the string table puts them in one slot and must tell them apart by their
+        // bytes. "caf\u00e9" is not ASCII, so it is never kept, and is decoded right each time.
+        string[] values = ["axxb", "axxb", "ayyb", "axxb", "caf\u00e9", "cafe", "caf\u00e9"];
+        // In a list, so no name comes between them and takes their slot.
+        var bytes = new NbtDocument("", new NbtList(values.Select(value => (NbtTag)new NbtString(value)))).ToArray();
+        var tree = (NbtList)NbtDocument.Read(bytes).Root;
+        Assert.Equal(values, tree.Select(tag => ((NbtString)tag).Value));
+        Assert.Same(((NbtString)tree[0]).Value, ((NbtString)tree[1]).Value);
+
+        var reader = new NbtPullReader(bytes);
+        var read = new List<string>();
+        while (reader.Read())
+        {
+            if (reader.Token == NbtToken.Value)
+            {
+                read.Add(reader.GetString());
+            }
+        }
+
+        Assert.Equal(values, read);
+        Assert.Same(read[0], read[1]);
+    }
+
     [Theory]
     [InlineData(NbtFormat.Java)]
     [InlineData(NbtFormat.Bedrock)]
