@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using Millrace.Compression;
+using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
 
@@ -80,7 +81,7 @@ internal static class NbtThrow
 
     /// <summary>A pull reader's <c>Get…</c> called on the wrong token: the caller's mistake, not the input's.</summary>
     [DoesNotReturn]
-    public static void NotOnValue(NbtToken token, Tags.NbtTagType type, Tags.NbtTagType expected) =>
+    public static void NotOnValue(NbtToken token, NbtTagType type, NbtTagType expected) =>
         throw new InvalidOperationException($"The reader is on a {token} of type {type}, not a {expected} value.");
 
     // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its

@@ -42,19 +42,26 @@ public class PullReaderTests
         Assert.Equal(bytes.Length, reader.BytesConsumed);
     }
 
-    [Fact]
-    public void RepeatedStrings_ComeBackAsOneString_AndStringsThatShareATableSlotStayApart()
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.JavaNetwork)]
+    [InlineData(NbtFormat.Bedrock)]
+    [InlineData(NbtFormat.BedrockNetwork)]
+    public void RepeatedStrings_ComeBackAsOneString_AndStringsThatShareATableSlotStayApart(NbtFormat format)
     {
-        // Same length, first and last byte: the string table puts them in one slot and must tell them apart by their
-        // bytes. "caf\u00e9" is not ASCII, so it is never kept, and is decoded right each time.
-        string[] values = ["axxb", "axxb", "ayyb", "axxb", "caf\u00e9", "cafe", "caf\u00e9"];
+        // "axxb" and "ayyb" have the same length, first and last byte, so the string table puts them in one slot and
+        // must tell them apart by their bytes. "abcd" shares a slot with "abcdxxxxxxxa" and is its first 4 bytes: only
+        // the length tells them apart. "caf\u00e9" is not ASCII, so it is never kept, and is decoded right each time.
+        string[] values = ["axxb", "axxb", "ayyb", "axxb", "abcdxxxxxxxa", "abcd", "caf\u00e9", "cafe", "caf\u00e9"];
+
         // In a list, so no name comes between them and takes their slot.
-        var bytes = new NbtDocument("", new NbtList(values.Select(value => (NbtTag)new NbtString(value)))).ToArray();
-        var tree = (NbtList)NbtDocument.Read(bytes).Root;
+        var bytes = new NbtDocument("", new NbtList(values.Select(value => (NbtTag)new NbtString(value)))).ToArray(new NbtWriterOptions { Format = format });
+        var options = new NbtReaderOptions { Format = format };
+        var tree = (NbtList)NbtDocument.Read(bytes, options).Root;
         Assert.Equal(values, tree.Select(tag => ((NbtString)tag).Value));
         Assert.Same(((NbtString)tree[0]).Value, ((NbtString)tree[1]).Value);
 
-        var reader = new NbtPullReader(bytes);
+        var reader = new NbtPullReader(bytes, options);
         var read = new List<string>();
         while (reader.Read())
         {
