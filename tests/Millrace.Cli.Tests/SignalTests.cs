@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.IO.Compression;
 
 namespace Millrace.Cli.Tests;
 
@@ -12,7 +13,7 @@ public sealed class SignalTests : IDisposable
     [Theory]
     [InlineData("TERM", ExitCodes.Terminated)]
     [InlineData("INT", ExitCodes.Interrupted)]
-    public async Task Batch_StoppedBySignal_SummarizesExitsWithTheSignalsCodeAndLeavesNoTemporaryFile(string signal, int expected)
+    public async Task Batch_StoppedBySignal_SummarizesNamesTheFailuresSoFarExitsWithTheSignalsCodeAndLeavesNoTemporaryFile(string signal, int expected)
     {
         var input = Path.Combine(_temp.FullName, "in");
         var output = Path.Combine(_temp.FullName, "out");
@@ -20,6 +21,15 @@ public sealed class SignalTests : IDisposable
         for (var i = 0; i < 200; i++)
         {
             File.Copy(CliRun.Sample("bigtest.nbt"), Path.Combine(input, $"file{i:000}.nbt"));
+        }
+
+        // The first file, cut short: it fails long before the signal, which must not make its line go unsaid.
+        using (var gzip = new GZipStream(File.OpenRead(CliRun.Sample("bigtest.nbt")), CompressionMode.Decompress))
+        using (var cut = File.Create(Path.Combine(input, "file000.nbt")))
+        {
+            var nbt = new MemoryStream();
+            gzip.CopyTo(nbt);
+            cut.Write(nbt.GetBuffer().AsSpan(0, 500));
         }
 
         // 20 files a second: the batch needs 10 s, and is stopped after about one.
@@ -51,7 +61,8 @@ public sealed class SignalTests : IDisposable
         await process.WaitForExitAsync(timeout.Token);
 
         Assert.True(expected == process.ExitCode, $"exit {process.ExitCode}; stdout: {await stdout}; stderr: {await stderr}");
-        Assert.Matches(@"^cancelled: \d+ of 200 files converted to snbt", await stdout);
+        Assert.Matches(@"^cancelled: \d+ of 200 files converted to snbt in [\d.]+ s; 1 failed", await stdout);
+        Assert.Single((await stderr).Split('\n'), line => line.Contains("file000.nbt: nbt.", StringComparison.Ordinal));
         Assert.DoesNotContain("Exception", await stderr, StringComparison.Ordinal);
         Assert.Empty(Directory.GetFiles(output, "*.tmp", SearchOption.AllDirectories));
         Assert.True(Directory.GetFiles(output).Length < 200);

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using Millrace.Cli.Formats;
@@ -39,6 +40,10 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
     private readonly string _input = Path.GetFullPath(inputDirectory);
     private readonly string _output = Path.GetFullPath(outputDirectory);
     private int _converted;
+
+    // Each file's failure as it happens (and gone again if a retry of it succeeds): an interrupted batch has no results
+    // to report from, and must still name every file that failed before the interrupt.
+    private readonly ConcurrentDictionary<string, Exception> _failed = new(StringComparer.Ordinal);
 
     /// <summary>Runs the batch.</summary>
     /// <returns>The exit code.</returns>
@@ -98,16 +103,23 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
+            var failed = _failed.OrderBy(f => f.Key, StringComparer.Ordinal).ToList();
+            foreach (var (path, exception) in failed)
+            {
+                ReportFailure(console, path, new Error(ParallelErrorCodes.ItemFailed, exception.Message) { Exception = exception });
+            }
+
             await using var summary = console.CreateTextOutput();
-            await summary.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"cancelled: {Volatile.Read(ref _converted)} of {work.Count} files converted to {target} in {clock.Elapsed.TotalSeconds:0.0} s"));
+            // A cluster job's failures are the job's, which 'cluster status' lists: only a run here counts its own.
+            var failedCount = runner is null ? string.Create(CultureInfo.InvariantCulture, $"; {failed.Count} failed") : string.Empty;
+            await summary.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"cancelled: {Volatile.Read(ref _converted)} of {work.Count} files converted to {target} in {clock.Elapsed.TotalSeconds:0.0} s{failedCount}"));
             return ExitCodes.Interrupted;
         }
 
         var failures = results.Where(r => !r.IsSuccess).OrderBy(r => r.Index).ToList();
         foreach (var failure in failures)
         {
-            var error = failure.Result.Error;
-            console.ReportError(work[(int)failure.Index].Path, error.Exception is { } exception ? CliErrors.From(exception) ?? error : error);
+            ReportFailure(console, work[(int)failure.Index].Path, failure.Result.Error);
         }
 
         await using var output = console.CreateTextOutput();
@@ -164,14 +176,27 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         return Path.Combine(_output, format == settings.Target ? relative : Path.ChangeExtension(relative, FileFormats.ExtensionOf(settings.Target)));
     }
 
+    private static void ReportFailure(CliConsole console, string path, Error error) =>
+        console.ReportError(path, error.Exception is { } exception ? CliErrors.From(exception) ?? error : error);
+
     private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
     {
-        if (item.CollidesWith is { } other)
+        try
         {
-            throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
+            if (item.CollidesWith is { } other)
+            {
+                throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
+            }
+
+            await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
+        }
+        catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
+        {
+            _failed[item.Path] = exception;
+            throw;
         }
 
-        await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
+        _failed.TryRemove(item.Path, out _);
         Interlocked.Increment(ref _converted);
         return item.OutputPath;
     }
