@@ -41,9 +41,9 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
     private readonly string _output = Path.GetFullPath(outputDirectory);
     private int _converted;
 
-    // Each file's failure as it happens (and gone again if a retry of it succeeds): an interrupted batch has no results
-    // to report from, and must still name every file that failed before the interrupt.
-    private readonly ConcurrentDictionary<string, Exception> _failed = new(StringComparer.Ordinal);
+    // Each file's failure as the run reports it (after its retries; never for a file the interrupt stopped): an
+    // interrupted batch has no results to report from, and must still name every file that failed before it.
+    private readonly ConcurrentQueue<ItemFailed> _failed = new();
 
     /// <summary>Runs the batch.</summary>
     /// <returns>The exit code.</returns>
@@ -103,14 +103,16 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            var failed = _failed.OrderBy(f => f.Key, StringComparer.Ordinal).ToList();
-            foreach (var (path, exception) in failed)
+            var failed = _failed.OrderBy(f => f.Index).ToList();
+            foreach (var (index, exception) in failed)
             {
-                ReportFailure(console, path, new Error(ParallelErrorCodes.ItemFailed, exception.Message) { Exception = exception });
+                // The error a failed item's result holds (ItemResult), for the same line as an uninterrupted run's.
+                ReportFailure(console, work[(int)index].Path, new Error(ParallelErrorCodes.ItemFailed, exception.Message) { ItemIndex = index, Exception = exception });
             }
 
             await using var summary = console.CreateTextOutput();
-            // A cluster job's failures are the job's, which 'cluster status' lists: only a run here counts its own.
+            // A run on a cluster leaves its failures uncounted here: the job's are listed by 'cluster status' (the files
+            // whose outputs collide, failed here and never sent, are not reported when it is interrupted).
             var failedCount = runner is null ? string.Create(CultureInfo.InvariantCulture, $"; {failed.Count} failed") : string.Empty;
             await summary.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"cancelled: {Volatile.Read(ref _converted)} of {work.Count} files converted to {target} in {clock.Elapsed.TotalSeconds:0.0} s{failedCount}"));
             return ExitCodes.Interrupted;
@@ -168,6 +170,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         },
         RateLimit = limits.RatePerSecond is { } permits ? new RateLimitOptions { PermitsPerPeriod = permits } : null,
         Progress = new ProgressOptions { Interval = display.Interval, Total = total, OnProgress = progress => display.Report(progress) },
+        Hooks = new ParallelHooks { OnError = _failed.Enqueue },
     };
 
     private string OutputPathOf(string path, FileFormatKind format)
@@ -181,22 +184,12 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
 
     private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
     {
-        try
+        if (item.CollidesWith is { } other)
         {
-            if (item.CollidesWith is { } other)
-            {
-                throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
-            }
-
-            await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
-        }
-        catch (Exception exception) when (!cancellationToken.IsCancellationRequested)
-        {
-            _failed[item.Path] = exception;
-            throw;
+            throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
         }
 
-        _failed.TryRemove(item.Path, out _);
+        await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
         Interlocked.Increment(ref _converted);
         return item.OutputPath;
     }
