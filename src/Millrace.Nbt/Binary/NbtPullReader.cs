@@ -423,8 +423,7 @@ public ref struct NbtPullReader
     public string GetString()
     {
         var cursor = ValueCursor(NbtTagType.String);
-        var length = cursor.ReadStringBytes().Length;
-        return _strings.Get(_data, cursor.Position - length, length, cursor);
+        return _strings.Read(_data, ref cursor);
     }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>

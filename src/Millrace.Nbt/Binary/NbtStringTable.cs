@@ -56,6 +56,16 @@ internal struct NbtStringTable
         return cursor.Decode(bytes, offset);
     }
 
+    /// <summary>Reads a string at <paramref name="cursor"/> (its length prefix and its bytes) and gets it as <see cref="Get"/> does.</summary>
+    /// <param name="input">The whole input <paramref name="cursor"/> reads.</param>
+    /// <param name="cursor">The cursor, on the string's length prefix; moved past the string.</param>
+    /// <returns>The string.</returns>
+    public string Read(ReadOnlySpan<byte> input, ref NbtCursor cursor)
+    {
+        var length = cursor.ReadStringBytes().Length;
+        return Get(input, cursor.Position - length, length, cursor);
+    }
+
     private struct Slot
     {
         public string? Text;

@@ -116,8 +116,7 @@ internal ref struct NbtTreeReader
             case NbtTagType.String:
                 {
                     var offset = _cursor.Position;
-                    var length = _cursor.ReadStringBytes().Length;
-                    var text = _strings.Get(_data, _cursor.Position - length, length, _cursor);
+                    var text = _strings.Read(_data, ref _cursor);
                     Charge(2L * text.Length, offset);
                     return new NbtString(text);
                 }
@@ -189,7 +188,7 @@ internal ref struct NbtTreeReader
             }
 
             var nameOffset = _cursor.Position;
-            var name = ReadName();
+            var name = _strings.Read(_data, ref _cursor);
             Charge(TagOverhead + (2L * name.Length), nameOffset);
             NbtTag tag;
             try
@@ -213,12 +212,6 @@ internal ref struct NbtTreeReader
         _pendingCount = first;
         _depth--;
         return compound;
-    }
-
-    private string ReadName()
-    {
-        var length = _cursor.ReadStringBytes().Length;
-        return _strings.Get(_data, _cursor.Position - length, length, _cursor);
     }
 
     private void GrowPending()
