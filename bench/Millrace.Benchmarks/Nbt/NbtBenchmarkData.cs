@@ -6,38 +6,21 @@ namespace Millrace.Benchmarks.Nbt;
 /// <summary>The NBT shapes of the seed's report, and the files Minecraft tools read most.</summary>
 internal static class NbtBenchmarkData
 {
-    /// <summary>The file name of Minecraft's player file that simdnbt publishes its throughput for.</summary>
+    /// <summary>The shape of Minecraft's player file that simdnbt publishes its throughput for.</summary>
     public const string ComplexPlayer = "complex_player";
 
-    private const string ComplexPlayerVariable = "MILLRACE_NBT_COMPLEX_PLAYER";
-
-    /// <summary>Gets the shapes to run: the seed's, ours, and <see cref="ComplexPlayer"/> when its file is here.</summary>
-    public static IReadOnlyList<string> Shapes =>
-        [.. new[] { "simple", "complex", "deep", "large-array", "bigtest", "player", "items" }, .. ComplexPlayerPath() is null ? Array.Empty<string>() : [ComplexPlayer]];
+    /// <summary>Gets the shapes to run: the seed's and ours.</summary>
+    public static IReadOnlyList<string> Shapes => ["simple", "complex", "deep", "large-array", "bigtest", "player", "items", ComplexPlayer];
 
     /// <summary>
-    /// Finds <c>complex_player.dat</c> (azalea-rs/simdnbt, <c>simdnbt/tests/complex_player.dat</c>, MIT), which simdnbt's
-    /// published throughput is for. Data brought from other repositories is not committed here: the file is read from
-    /// the path in MILLRACE_NBT_COMPLEX_PLAYER, or from anywhere under the steering repository's <c>shared/</c> beside
-    /// this one, where it places data files.
+    /// Gets the path of <c>complex_player.dat</c>, simdnbt's (MIT), unchanged: <c>bench/data/README.md</c> says where it
+    /// is from.
     /// </summary>
-    /// <returns>The path, or <see langword="null"/> when neither has it.</returns>
-    public static string? ComplexPlayerPath()
-    {
-        if (Environment.GetEnvironmentVariable(ComplexPlayerVariable) is { Length: > 0 } path)
-        {
-            return File.Exists(path) ? path : throw new FileNotFoundException($"{ComplexPlayerVariable} names a file that is not there.", path);
-        }
-
-        var shared = Path.Combine(RepositoryRoot(), "..", "shared");
-        return Directory.Exists(shared)
-            ? Directory.EnumerateFiles(shared, ComplexPlayer + ".dat", SearchOption.AllDirectories).FirstOrDefault()
-            : null;
-    }
+    public static string ComplexPlayerPath => Path.Combine(RepositoryRoot(), "bench", "data", ComplexPlayer + ".dat");
 
     public static NbtDocument Create(string shape) => shape switch
     {
-        ComplexPlayer => NbtFile.Read(File.ReadAllBytes(ComplexPlayerPath()!)).Document,
+        ComplexPlayer => NbtFile.Read(File.ReadAllBytes(ComplexPlayerPath)).Document,
         "simple" => new NbtDocument("simple", Simple()),
         "complex" => new NbtDocument("complex", Complex()),
         "deep" => new NbtDocument("deep", Deep(20)),

@@ -11,7 +11,7 @@ namespace Millrace.Benchmarks.Nbt;
 /// <summary>
 /// The NBT seed's rows (deserialize, serialize and round trip of simple, complex, deeply nested and large-array
 /// tags) plus bigtest.nbt, a 3 KB player file, an 18 KB item list and, when its file is here, Minecraft's
-/// complex_player.dat (simdnbt publishes its throughput for it; see NbtBenchmarkData.ComplexPlayerPath).
+/// complex_player.dat (simdnbt publishes its throughput for it; bench/data/README.md).
 /// Serialization writes into a reused buffer writer; reads build a tree from uncompressed bytes. fNbt and SharpNBT,
 /// the peers, are not served by the registry mirror (docs/dependencies.md), so their rows cannot run.
 /// </summary>
@@ -43,7 +43,7 @@ public class NbtBenchmarks
         // different work with simdnbt's.
         if (Shape == NbtBenchmarkData.ComplexPlayer)
         {
-            using var gzip = new GZipStream(File.OpenRead(NbtBenchmarkData.ComplexPlayerPath()!), CompressionMode.Decompress);
+            using var gzip = new GZipStream(File.OpenRead(NbtBenchmarkData.ComplexPlayerPath), CompressionMode.Decompress);
             using var original = new MemoryStream();
             gzip.CopyTo(original);
             if (!original.ToArray().AsSpan().SequenceEqual(_bytes))
