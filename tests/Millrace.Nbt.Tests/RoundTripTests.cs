@@ -83,6 +83,42 @@ public class RoundTripTests
         Assert.Equal((1, 2, 3, 4), (root.GetValue<sbyte>("a\0b"), nested.GetValue<sbyte>("a\0b"), nested.GetValue<sbyte>("é"), root.GetValue<sbyte>("ab")));
     }
 
+    // Short ASCII names are kept for every read in the process, a slot per hash of their first and last 8 bytes: names
+    // that differ only in the middle share a slot and replace each other in it. Read on several threads at once, every
+    // tree must still get its own names, at 32 bytes (kept) and 33 (never kept) alike.
+    [Fact]
+    public void NamesThatShareAKeptSlot_ReadRight_OnManyThreadsAtOnce()
+    {
+        static NbtDocument Document(int seed)
+        {
+            var root = new NbtCompound();
+            for (var i = 0; i < 12; i++)
+            {
+                root.Add($"prefix__{(seed * 12) + i:D16}__suffix", new NbtInt(i));
+            }
+
+            root.Add($"prefix__{seed:D17}__suffix", new NbtInt(-1));
+            root.Add("a", new NbtInt(seed));
+            return new NbtDocument("", root);
+        }
+
+        var documents = Enumerable.Range(0, 16).Select(Document).ToArray();
+        var bytes = documents.Select(document => document.ToArray()).ToArray();
+        Assert.Equal(32, ((NbtCompound)documents[0].Root).Names.First().Length);
+        Assert.Equal(33, ((NbtCompound)documents[0].Root).Names.ElementAt(12).Length);
+
+        Parallel.For(0, 4, worker =>
+        {
+            for (var round = 0; round < 200; round++)
+            {
+                var i = ((round * 5) + worker) % documents.Length;
+                var read = NbtDocument.Read(bytes[i]);
+                Assert.Equal(documents[i], read);
+                Assert.Equal(((NbtCompound)documents[i].Root).Names, ((NbtCompound)read.Root).Names);
+            }
+        });
+    }
+
     [Fact]
     public void RandomTrees_RoundTripThroughSnbt()
     {

@@ -107,7 +107,7 @@ public ref struct NbtPullReader
             return null;
         }
 
-        return _strings.Get(_data, _nameStart, _nameLength, _cursor);
+        return _strings.Get(_data, _nameStart, _nameLength, _cursor, isName: true);
     }
 
     /// <summary>Moves to the next token.</summary>
@@ -423,7 +423,7 @@ public ref struct NbtPullReader
     public string GetString()
     {
         var cursor = ValueCursor(NbtTagType.String);
-        return _strings.Read(_data, ref cursor);
+        return _strings.Read(_data, ref cursor, isName: false);
     }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>

@@ -4,10 +4,10 @@ using System.Text;
 namespace Millrace.Nbt.Binary;
 
 /// <summary>
-/// The ASCII strings one read decoded, in a small table by a hash of their bytes: names and values repeat (every
-/// inventory item has its "Slot", "id" and "Count", and most ids are a handful of "minecraft:…" names), so a repeat costs
-/// a comparison instead of a decode and a new string, and what the read builds shares one string for them all. Lives in
-/// the reader (a few hundred bytes of its stack), so a read owns nothing to give back.
+/// The ASCII strings one read decoded, in a small table by a hash of their bytes: values repeat (most ids are a handful of
+/// "minecraft:…" names), so a repeat costs a comparison instead of a decode and a new string, and what the read builds
+/// shares one string for them all. Short names, which repeat across reads too, go to <see cref="NbtNameCache"/> instead.
+/// Lives in the reader (a few hundred bytes of its stack), so a read owns nothing to give back.
 /// </summary>
 /// <remarks>
 /// Only strings whose bytes are all below 0x80 are kept: those decode to the same chars in every flavour, so a kept string
@@ -20,13 +20,17 @@ internal struct NbtStringTable
 
     private SlotBuffer _slots;
 
-    /// <summary>Gets the string of <paramref name="length"/> bytes at <paramref name="offset"/>: the kept one, or <paramref name="cursor"/>'s decode of them, kept when ASCII.</summary>
+    /// <summary>
+    /// Gets the string of <paramref name="length"/> bytes at <paramref name="offset"/>: the kept one, or <paramref name="cursor"/>'s
+    /// decode of them, kept when ASCII. A short ASCII name is kept in <see cref="NbtNameCache"/>, for every read.
+    /// </summary>
     /// <param name="input">The whole input the bytes are in, which every kept string's bytes are in too.</param>
     /// <param name="offset">Where they start.</param>
     /// <param name="length">How many there are.</param>
     /// <param name="cursor">The cursor whose flavour decodes them.</param>
+    /// <param name="isName">Whether the string is a tag's name.</param>
     /// <returns>The string.</returns>
-    public string Get(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor)
+    public string Get(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor, bool isName)
     {
         if (length == 0)
         {
@@ -34,6 +38,10 @@ internal struct NbtStringTable
         }
 
         var bytes = input.Slice(offset, length);
+        if (isName && length <= NbtNameCache.MaxLength && NbtNameCache.Get(bytes) is { } name)
+        {
+            return name;
+        }
 
         // A kept string is compared by the bytes it was decoded from, which are still in the input: bytes against bytes,
         // where bytes against the string's chars widened every byte first. Stopwatch: a typed read of the player file 4%
@@ -59,11 +67,12 @@ internal struct NbtStringTable
     /// <summary>Reads a string at <paramref name="cursor"/> (its length prefix and its bytes) and gets it as <see cref="Get"/> does.</summary>
     /// <param name="input">The whole input <paramref name="cursor"/> reads.</param>
     /// <param name="cursor">The cursor, on the string's length prefix; moved past the string.</param>
+    /// <param name="isName">Whether the string is a tag's name.</param>
     /// <returns>The string.</returns>
-    public string Read(ReadOnlySpan<byte> input, ref NbtCursor cursor)
+    public string Read(ReadOnlySpan<byte> input, ref NbtCursor cursor, bool isName)
     {
         var length = cursor.ReadStringBytes().Length;
-        return Get(input, cursor.Position - length, length, cursor);
+        return Get(input, cursor.Position - length, length, cursor, isName);
     }
 
     private struct Slot
