@@ -1,3 +1,4 @@
+using Millrace.Nbt.Binary;
 using Millrace.Nbt.Snbt;
 using Millrace.Nbt.Tags;
 
@@ -84,8 +85,8 @@ public class RoundTripTests
     }
 
     // Short ASCII names are kept for every read in the process, a slot per hash of their first and last 8 bytes: names
-    // that differ only in the middle share a slot and replace each other in it. Read on several threads at once, every
-    // tree must still get its own names, at 32 bytes (kept) and 33 (never kept) alike.
+    // that differ only in the middle share a slot and replace each other in it. Read by parallel workers, every tree must
+    // still get its own names, at 32 bytes (kept) and 33 (never kept) alike.
     [Fact]
     public void NamesThatShareAKeptSlot_ReadRight_OnManyThreadsAtOnce()
     {
@@ -107,7 +108,7 @@ public class RoundTripTests
         Assert.Equal(32, ((NbtCompound)documents[0].Root).Names.First().Length);
         Assert.Equal(33, ((NbtCompound)documents[0].Root).Names.ElementAt(12).Length);
 
-        Parallel.For(0, 4, worker =>
+        Parallel.For(0, 4, new ParallelOptions { MaxDegreeOfParallelism = 4 }, worker =>
         {
             for (var round = 0; round < 200; round++)
             {
@@ -117,6 +118,29 @@ public class RoundTripTests
                 Assert.Equal(((NbtCompound)documents[i].Root).Names, ((NbtCompound)read.Root).Names);
             }
         });
+    }
+
+    [Fact]
+    public void ShortAsciiNames_AreOneStringForEveryRead_ValuesAndLongerNamesAreEachReadsOwn()
+    {
+        var kept = new string('k', 32);
+        var longer = new string('l', 33);
+        var document = new NbtDocument("", new NbtCompound { { kept, new NbtString("value") }, { longer, new NbtByte(1) }, { "caf\u00e9", new NbtByte(2) } });
+        var bytes = document.ToArray();
+        var first = (NbtCompound)NbtDocument.Read(bytes).Root;
+        var second = (NbtCompound)NbtDocument.Read(bytes).Root;
+        Assert.Equal(document.Root, second);
+
+        string[] firstNames = [.. first.Names], secondNames = [.. second.Names];
+        Assert.Same(firstNames[0], secondNames[0]);
+        Assert.NotSame(firstNames[1], secondNames[1]);
+        Assert.NotSame(firstNames[2], secondNames[2]);
+        Assert.NotSame(first.GetString(kept), second.GetString(kept));
+
+        var reader = new NbtPullReader(bytes);
+        reader.Read();
+        reader.Read();
+        Assert.Same(firstNames[0], reader.GetName());
     }
 
     [Fact]

@@ -98,7 +98,7 @@ public ref struct NbtPullReader
     /// <returns><see langword="true"/> when they are equal.</returns>
     public readonly bool NameEquals(ReadOnlySpan<byte> utf8) => _nameStart >= 0 && NameBytes.SequenceEqual(utf8);
 
-    /// <summary>Decodes the current name; a name this reader decoded before comes back as the same string.</summary>
+    /// <summary>Decodes the current name; a name decoded before usually comes back as the same string.</summary>
     /// <returns>The name, or <see langword="null"/> when the token has none.</returns>
     public string? GetName()
     {
@@ -107,7 +107,7 @@ public ref struct NbtPullReader
             return null;
         }
 
-        return _strings.Get(_data, _nameStart, _nameLength, _cursor, isName: true);
+        return _strings.GetName(_data, _nameStart, _nameLength, _cursor);
     }
 
     /// <summary>Moves to the next token.</summary>
@@ -423,7 +423,7 @@ public ref struct NbtPullReader
     public string GetString()
     {
         var cursor = ValueCursor(NbtTagType.String);
-        return _strings.Read(_data, ref cursor, isName: false);
+        return _strings.Read(_data, ref cursor);
     }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>

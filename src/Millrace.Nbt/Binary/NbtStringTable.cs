@@ -6,8 +6,8 @@ namespace Millrace.Nbt.Binary;
 /// <summary>
 /// The ASCII strings one read decoded, in a small table by a hash of their bytes: values repeat (most ids are a handful of
 /// "minecraft:…" names), so a repeat costs a comparison instead of a decode and a new string, and what the read builds
-/// shares one string for them all. Short names, which repeat across reads too, go to <see cref="NbtNameCache"/> instead.
-/// Lives in the reader (a few hundred bytes of its stack), so a read owns nothing to give back.
+/// shares one string for them all. Short names, which repeat across reads too, are kept in <see cref="NbtNameCache"/>
+/// instead. Lives in the reader (a few hundred bytes of its stack), so a read owns nothing to give back.
 /// </summary>
 /// <remarks>
 /// Only strings whose bytes are all below 0x80 are kept: those decode to the same chars in every flavour, so a kept string
@@ -20,17 +20,13 @@ internal struct NbtStringTable
 
     private SlotBuffer _slots;
 
-    /// <summary>
-    /// Gets the string of <paramref name="length"/> bytes at <paramref name="offset"/>: the kept one, or <paramref name="cursor"/>'s
-    /// decode of them, kept when ASCII. A short ASCII name is kept in <see cref="NbtNameCache"/>, for every read.
-    /// </summary>
+    /// <summary>Gets the string of <paramref name="length"/> bytes at <paramref name="offset"/>: the kept one, or <paramref name="cursor"/>'s decode of them, kept when ASCII.</summary>
     /// <param name="input">The whole input the bytes are in, which every kept string's bytes are in too.</param>
     /// <param name="offset">Where they start.</param>
     /// <param name="length">How many there are.</param>
     /// <param name="cursor">The cursor whose flavour decodes them.</param>
-    /// <param name="isName">Whether the string is a tag's name.</param>
     /// <returns>The string.</returns>
-    public string Get(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor, bool isName)
+    public string Get(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor)
     {
         if (length == 0)
         {
@@ -38,10 +34,6 @@ internal struct NbtStringTable
         }
 
         var bytes = input.Slice(offset, length);
-        if (isName && length <= NbtNameCache.MaxLength && NbtNameCache.Get(bytes) is { } name)
-        {
-            return name;
-        }
 
         // A kept string is compared by the bytes it was decoded from, which are still in the input: bytes against bytes,
         // where bytes against the string's chars widened every byte first. Stopwatch: a typed read of the player file 4%
@@ -67,12 +59,32 @@ internal struct NbtStringTable
     /// <summary>Reads a string at <paramref name="cursor"/> (its length prefix and its bytes) and gets it as <see cref="Get"/> does.</summary>
     /// <param name="input">The whole input <paramref name="cursor"/> reads.</param>
     /// <param name="cursor">The cursor, on the string's length prefix; moved past the string.</param>
-    /// <param name="isName">Whether the string is a tag's name.</param>
     /// <returns>The string.</returns>
-    public string Read(ReadOnlySpan<byte> input, ref NbtCursor cursor, bool isName)
+    public string Read(ReadOnlySpan<byte> input, ref NbtCursor cursor)
     {
         var length = cursor.ReadStringBytes().Length;
-        return Get(input, cursor.Position - length, length, cursor, isName);
+        return Get(input, cursor.Position - length, length, cursor);
+    }
+
+    /// <summary>Gets a tag's name as <see cref="Get"/> does, from <see cref="NbtNameCache"/> when it is short ASCII.</summary>
+    /// <param name="input">The whole input the bytes are in.</param>
+    /// <param name="offset">Where they start.</param>
+    /// <param name="length">How many there are.</param>
+    /// <param name="cursor">The cursor whose flavour decodes them.</param>
+    /// <returns>The name.</returns>
+    public string GetName(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor) =>
+        length is > 0 and <= NbtNameCache.MaxLength && NbtNameCache.Get(input.Slice(offset, length)) is { } name
+            ? name
+            : Get(input, offset, length, cursor);
+
+    /// <summary>Reads a tag's name at <paramref name="cursor"/> and gets it as <see cref="GetName"/> does.</summary>
+    /// <param name="input">The whole input <paramref name="cursor"/> reads.</param>
+    /// <param name="cursor">The cursor, on the name's length prefix; moved past the name.</param>
+    /// <returns>The name.</returns>
+    public string ReadName(ReadOnlySpan<byte> input, ref NbtCursor cursor)
+    {
+        var length = cursor.ReadStringBytes().Length;
+        return GetName(input, cursor.Position - length, length, cursor);
     }
 
     private struct Slot

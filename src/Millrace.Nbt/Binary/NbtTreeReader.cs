@@ -116,7 +116,7 @@ internal ref struct NbtTreeReader
             case NbtTagType.String:
                 {
                     var offset = _cursor.Position;
-                    var text = _strings.Read(_data, ref _cursor, isName: false);
+                    var text = _strings.Read(_data, ref _cursor);
                     Charge(2L * text.Length, offset);
                     return new NbtString(text);
                 }
@@ -188,7 +188,7 @@ internal ref struct NbtTreeReader
             }
 
             var nameOffset = _cursor.Position;
-            var name = _strings.Read(_data, ref _cursor, isName: true);
+            var name = _strings.ReadName(_data, ref _cursor);
             Charge(TagOverhead + (2L * name.Length), nameOffset);
             NbtTag tag;
             try
