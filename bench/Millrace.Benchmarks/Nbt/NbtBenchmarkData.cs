@@ -9,7 +9,7 @@ internal static class NbtBenchmarkData
     /// <summary>The shape of Minecraft's player file that simdnbt publishes its throughput for.</summary>
     public const string ComplexPlayer = "complex_player";
 
-    /// <summary>Gets the shapes to run: the seed's and ours.</summary>
+    /// <summary>Gets the shapes to run: the seed's, ours and simdnbt's file.</summary>
     public static IReadOnlyList<string> Shapes => ["simple", "complex", "deep", "large-array", "bigtest", "player", "items", ComplexPlayer];
 
     /// <summary>

@@ -10,7 +10,7 @@ namespace Millrace.Benchmarks.Nbt;
 
 /// <summary>
 /// The NBT seed's rows (deserialize, serialize and round trip of simple, complex, deeply nested and large-array
-/// tags) plus bigtest.nbt, a 3 KB player file, an 18 KB item list and, when its file is here, Minecraft's
+/// tags) plus bigtest.nbt, a 3 KB player file, an 18 KB item list and Minecraft's
 /// complex_player.dat (simdnbt publishes its throughput for it; bench/data/README.md).
 /// Serialization writes into a reused buffer writer; reads build a tree from uncompressed bytes. fNbt and SharpNBT,
 /// the peers, are not served by the registry mirror (docs/dependencies.md), so their rows cannot run.
