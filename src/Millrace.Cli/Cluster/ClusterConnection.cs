@@ -200,6 +200,14 @@ internal static class ClusterConnection
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             host.Dispose();
+
+            // The Redis client retries in the background and reports a Redis it cannot reach only when a command times
+            // out, which a loaded machine can delay past the connect timeout: what went wrong is then asked directly.
+            if (address.Redis is { } redis && !await AcceptsConnectionsAsync(redis, cancellationToken))
+            {
+                throw new TimeoutException($"No Redis answered at {redis} within {ConnectTimeout.TotalSeconds:0} s.");
+            }
+
             throw new TimeoutException($"No silo answered at {address} within {ConnectTimeout.TotalSeconds:0} s.");
         }
         catch (RedisConnectionException exception)
@@ -223,6 +231,23 @@ internal static class ClusterConnection
         public Task WaitForStartAsync(CancellationToken cancellationToken) => Task.CompletedTask;
 
         public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+    }
+
+    // Whether anything accepts a TCP connection at the endpoint within a few seconds.
+    private static async Task<bool> AcceptsConnectionsAsync(IPEndPoint endpoint, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(TimeSpan.FromSeconds(3));
+        using var socket = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
+        try
+        {
+            await socket.ConnectAsync(endpoint, timeout.Token);
+            return true;
+        }
+        catch (Exception exception) when (exception is SocketException or OperationCanceledException && !cancellationToken.IsCancellationRequested)
+        {
+            return false;
+        }
     }
 
     /// <summary>What a silo or a client reports when the cluster's Redis cannot be reached.</summary>
