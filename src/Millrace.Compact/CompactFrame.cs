@@ -7,8 +7,9 @@ namespace Millrace.Compact;
 
 /// <summary>
 /// The frame around every payload: byte 0 the format version (1); byte 1 the flags (bits 0–1 the compression,
-/// bit 2 set for a collection); a varint type id; then the body, compressed as the flags say. A single record's
-/// body is its fields; a collection's body is a varint count and each record's fields, length-delimited.
+/// bit 2 set for a collection, bit 3 set for a compressed single record whose keys are written as steps); a varint
+/// type id; then the body, compressed as the flags say. A single record's body is its fields; a collection's body is
+/// a varint count and each record's fields, length-delimited.
 /// </summary>
 public static class CompactFrame
 {
@@ -16,6 +17,10 @@ public static class CompactFrame
     public const byte Version = 1;
 
     private const byte CollectionFlag = 0b100;
+
+    // Set only beside a compression, on a single record: its keys' indices are steps from the previous key's
+    // (CompactKeySteps), which compress better; Read restores them.
+    private const byte KeyStepsFlag = 0b1000;
 
     /// <summary>Writes a frame around <paramref name="body"/>, compressing it if asked and if that makes it smaller.</summary>
     /// <param name="output">Where the frame goes.</param>
@@ -29,7 +34,12 @@ public static class CompactFrame
         ArgumentNullException.ThrowIfNull(output);
         ArgumentOutOfRangeException.ThrowIfNegative(typeId);
         var chosen = CompactCompression.None;
+        var chosenSteps = false;
         byte[]? compressed = null;
+        using var stepped = new PooledBufferWriter();
+        // Each codec compresses the body as it is and, for a single record, with its keys as steps; on a tie the
+        // plain body wins.
+        var steps = compression != CompactCompression.None && !isCollection && CompactKeySteps.TryWrite(body, stepped);
         foreach (var candidate in compression == CompactCompression.Auto ? [CompactCompression.Deflate, CompactCompression.Brotli, CompactCompression.Zstd] : new[] { compression })
         {
             if (candidate == CompactCompression.None)
@@ -37,15 +47,19 @@ public static class CompactFrame
                 continue;
             }
 
-            var bytes = Compress(body, candidate, zstdDictionary);
-            if (bytes.Length < (compressed?.Length ?? body.Length))
+            foreach (var withSteps in steps ? [false, true] : new[] { false })
             {
-                compressed = bytes;
-                chosen = candidate;
+                var bytes = Compress(withSteps ? stepped.WrittenSpan : body, candidate, zstdDictionary);
+                if (bytes.Length < (compressed?.Length ?? body.Length))
+                {
+                    compressed = bytes;
+                    chosen = candidate;
+                    chosenSteps = withSteps;
+                }
             }
         }
 
-        WriteHeader(output, typeId, isCollection, chosen);
+        WriteHeader(output, typeId, (byte)((int)chosen | (isCollection ? CollectionFlag : 0) | (chosenSteps ? KeyStepsFlag : 0)));
         var payload = compressed ?? body;
         payload.CopyTo(output.GetSpan(payload.Length));
         output.Advance(payload.Length);
@@ -61,9 +75,14 @@ public static class CompactFrame
         ArgumentNullException.ThrowIfNull(output);
         ArgumentOutOfRangeException.ThrowIfNegative(typeId);
         ArgumentOutOfRangeException.ThrowIfGreaterThan((int)compression, (int)CompactCompression.Zstd, nameof(compression));
+        WriteHeader(output, typeId, (byte)((int)compression | (isCollection ? CollectionFlag : 0)));
+    }
+
+    private static void WriteHeader(IBufferWriter<byte> output, int typeId, byte flags)
+    {
         var header = output.GetSpan(12);
         header[0] = Version;
-        header[1] = (byte)((int)compression | (isCollection ? CollectionFlag : 0));
+        header[1] = flags;
         output.Advance(2 + Varint.Write(header[2..], (ulong)typeId));
     }
 
@@ -90,13 +109,20 @@ public static class CompactFrame
             CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {span[0]}; this reader knows version {Version}."), 0);
         }
 
-        if ((span[1] & ~0b111) != 0)
+        if ((span[1] & ~0b1111) != 0)
         {
             CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{span[1]:X2}."), 1);
         }
 
         compression = (CompactCompression)(span[1] & 0b11);
         isCollection = (span[1] & CollectionFlag) != 0;
+        var steps = (span[1] & KeyStepsFlag) != 0;
+        if (steps && (compression == CompactCompression.None || isCollection))
+        {
+            // Writers step only a compressed single record's keys: one way to write each frame.
+            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Flags 0x{span[1]:X2} step the keys of {(isCollection ? "a collection" : "an uncompressed body")}; only a compressed single record's keys are stepped."), 1);
+        }
+
         var status = Varint.TryRead(span[2..], out uint id, out var used);
         if (status != OperationStatus.Done || id > int.MaxValue)
         {
@@ -115,7 +141,21 @@ public static class CompactFrame
             return body;
         }
 
-        return Decompress(body.Span, compression, limits.MaxBodyLength, 2 + used, zstdDictionary);
+        var decompressed = Decompress(body.Span, compression, limits.MaxBodyLength, 2 + used, zstdDictionary);
+        if (!steps)
+        {
+            return decompressed;
+        }
+
+        try
+        {
+            return CompactKeySteps.Restore(decompressed, limits.MaxBodyLength);
+        }
+        catch (CompactFormatException exception)
+        {
+            exception.SetOffsetScope($"of the {Name(compression)}-decompressed body");
+            throw;
+        }
     }
 
     /// <summary>
@@ -126,9 +166,16 @@ public static class CompactFrame
     {
         exception.SetOffsetScope(compression == CompactCompression.None
             ? string.Create(CultureInfo.InvariantCulture, $"of the body, which starts at byte {frame.Length - body.Length} of the frame")
-            : $"of the {compression.ToString().ToLowerInvariant()}-decompressed body");
+            : HasKeySteps(frame.Span)
+                ? $"of the {Name(compression)}-decompressed body, its key steps restored to indices"
+                : $"of the {Name(compression)}-decompressed body");
         return false;
     }
+
+    /// <summary>Whether a frame's single record was compressed with its keys as steps (its flags' bit 3).</summary>
+    internal static bool HasKeySteps(ReadOnlySpan<byte> frame) => frame.Length > 1 && (frame[1] & KeyStepsFlag) != 0;
+
+    private static string Name(CompactCompression compression) => compression.ToString().ToLowerInvariant();
 
     private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression, CompactZstdDictionary? zstdDictionary)
     {

@@ -1,3 +1,4 @@
+using System.IO.Compression;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
@@ -37,6 +38,7 @@ internal static class FuzzTargets
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
+        new FuzzTarget("compact-steps", DecodeSteppedBody, () => CompactSeeds().Where(seed => seed[1] == 0).Select(seed => seed[3..])),
         new FuzzTarget("json-items", data => ReadJson(data, JsonStreamFormat.Array), () => [File.ReadAllBytes(Sample("records.json")), File.ReadAllBytes(Sample("users.json"))]),
         new FuzzTarget("json-lines", data => ReadJson(data, JsonStreamFormat.Lines), () => [File.ReadAllBytes(Sample("records.ndjson"))]),
         new FuzzTarget("base64", ReadBase64, () => [File.ReadAllBytes(Sample("records.b64")), Encoding.ASCII.GetBytes(Convert.ToBase64String("""[{"id":1},{"id":2}]"""u8))]),
@@ -248,6 +250,22 @@ internal static class FuzzTargets
         {
             throw new InvalidOperationException($"The generated decoder disagrees with the JSON decoder: {typed} against {json}.");
         }
+    }
+
+    // The input as a single record's body with its keys as steps, framed as a writer frames one (deflate, flag 0b1000),
+    // so the keys' restoring runs before both decoders and the inspector.
+    private static void DecodeSteppedBody(byte[] body)
+    {
+        using var frame = new MemoryStream();
+        frame.Write([CompactFrame.Version, (byte)CompactCompression.Deflate | 0b1000, 1]);
+        using (var zlib = new ZLibStream(frame, CompressionLevel.Fastest, leaveOpen: true))
+        {
+            zlib.Write(body);
+        }
+
+        var bytes = frame.ToArray();
+        DecodeCompact(bytes);
+        CompactInspector.Describe(bytes, Compact);
     }
 
     private static string Outcome(Action decode)

@@ -117,18 +117,18 @@ public partial class SeedProduct
     public Dictionary<string, string>? Specs { get; set; }
 }
 
-/// <summary>The seed's large struct: field_01 to field_50, odd fields integers NN×1000, even fields "value_NN".</summary>
+/// <summary>The seed's large struct: field_01 to field_50, strings.</summary>
 [CompactSchema(3)]
 [MemoryPackable]
 [MessagePackObject]
 [ProtoContract]
 public partial class SeedLarge
 {
-    [Field(1, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(1)]
     [Key(0)]
     [ProtoMember(1)]
     [JsonPropertyName("field_01")]
-    public int? Field01 { get; set; }
+    public string? Field01 { get; set; }
 
     [Field(2)]
     [Key(1)]
@@ -136,11 +136,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_02")]
     public string? Field02 { get; set; }
 
-    [Field(3, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(3)]
     [Key(2)]
     [ProtoMember(3)]
     [JsonPropertyName("field_03")]
-    public int? Field03 { get; set; }
+    public string? Field03 { get; set; }
 
     [Field(4)]
     [Key(3)]
@@ -148,11 +148,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_04")]
     public string? Field04 { get; set; }
 
-    [Field(5, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(5)]
     [Key(4)]
     [ProtoMember(5)]
     [JsonPropertyName("field_05")]
-    public int? Field05 { get; set; }
+    public string? Field05 { get; set; }
 
     [Field(6)]
     [Key(5)]
@@ -160,11 +160,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_06")]
     public string? Field06 { get; set; }
 
-    [Field(7, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(7)]
     [Key(6)]
     [ProtoMember(7)]
     [JsonPropertyName("field_07")]
-    public int? Field07 { get; set; }
+    public string? Field07 { get; set; }
 
     [Field(8)]
     [Key(7)]
@@ -172,11 +172,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_08")]
     public string? Field08 { get; set; }
 
-    [Field(9, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(9)]
     [Key(8)]
     [ProtoMember(9)]
     [JsonPropertyName("field_09")]
-    public int? Field09 { get; set; }
+    public string? Field09 { get; set; }
 
     [Field(10)]
     [Key(9)]
@@ -184,11 +184,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_10")]
     public string? Field10 { get; set; }
 
-    [Field(11, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(11)]
     [Key(10)]
     [ProtoMember(11)]
     [JsonPropertyName("field_11")]
-    public int? Field11 { get; set; }
+    public string? Field11 { get; set; }
 
     [Field(12)]
     [Key(11)]
@@ -196,11 +196,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_12")]
     public string? Field12 { get; set; }
 
-    [Field(13, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(13)]
     [Key(12)]
     [ProtoMember(13)]
     [JsonPropertyName("field_13")]
-    public int? Field13 { get; set; }
+    public string? Field13 { get; set; }
 
     [Field(14)]
     [Key(13)]
@@ -208,11 +208,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_14")]
     public string? Field14 { get; set; }
 
-    [Field(15, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(15)]
     [Key(14)]
     [ProtoMember(15)]
     [JsonPropertyName("field_15")]
-    public int? Field15 { get; set; }
+    public string? Field15 { get; set; }
 
     [Field(16)]
     [Key(15)]
@@ -220,11 +220,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_16")]
     public string? Field16 { get; set; }
 
-    [Field(17, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(17)]
     [Key(16)]
     [ProtoMember(17)]
     [JsonPropertyName("field_17")]
-    public int? Field17 { get; set; }
+    public string? Field17 { get; set; }
 
     [Field(18)]
     [Key(17)]
@@ -232,11 +232,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_18")]
     public string? Field18 { get; set; }
 
-    [Field(19, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(19)]
     [Key(18)]
     [ProtoMember(19)]
     [JsonPropertyName("field_19")]
-    public int? Field19 { get; set; }
+    public string? Field19 { get; set; }
 
     [Field(20)]
     [Key(19)]
@@ -244,11 +244,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_20")]
     public string? Field20 { get; set; }
 
-    [Field(21, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(21)]
     [Key(20)]
     [ProtoMember(21)]
     [JsonPropertyName("field_21")]
-    public int? Field21 { get; set; }
+    public string? Field21 { get; set; }
 
     [Field(22)]
     [Key(21)]
@@ -256,11 +256,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_22")]
     public string? Field22 { get; set; }
 
-    [Field(23, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(23)]
     [Key(22)]
     [ProtoMember(23)]
     [JsonPropertyName("field_23")]
-    public int? Field23 { get; set; }
+    public string? Field23 { get; set; }
 
     [Field(24)]
     [Key(23)]
@@ -268,11 +268,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_24")]
     public string? Field24 { get; set; }
 
-    [Field(25, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(25)]
     [Key(24)]
     [ProtoMember(25)]
     [JsonPropertyName("field_25")]
-    public int? Field25 { get; set; }
+    public string? Field25 { get; set; }
 
     [Field(26)]
     [Key(25)]
@@ -280,11 +280,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_26")]
     public string? Field26 { get; set; }
 
-    [Field(27, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(27)]
     [Key(26)]
     [ProtoMember(27)]
     [JsonPropertyName("field_27")]
-    public int? Field27 { get; set; }
+    public string? Field27 { get; set; }
 
     [Field(28)]
     [Key(27)]
@@ -292,11 +292,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_28")]
     public string? Field28 { get; set; }
 
-    [Field(29, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(29)]
     [Key(28)]
     [ProtoMember(29)]
     [JsonPropertyName("field_29")]
-    public int? Field29 { get; set; }
+    public string? Field29 { get; set; }
 
     [Field(30)]
     [Key(29)]
@@ -304,11 +304,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_30")]
     public string? Field30 { get; set; }
 
-    [Field(31, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(31)]
     [Key(30)]
     [ProtoMember(31)]
     [JsonPropertyName("field_31")]
-    public int? Field31 { get; set; }
+    public string? Field31 { get; set; }
 
     [Field(32)]
     [Key(31)]
@@ -316,11 +316,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_32")]
     public string? Field32 { get; set; }
 
-    [Field(33, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(33)]
     [Key(32)]
     [ProtoMember(33)]
     [JsonPropertyName("field_33")]
-    public int? Field33 { get; set; }
+    public string? Field33 { get; set; }
 
     [Field(34)]
     [Key(33)]
@@ -328,11 +328,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_34")]
     public string? Field34 { get; set; }
 
-    [Field(35, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(35)]
     [Key(34)]
     [ProtoMember(35)]
     [JsonPropertyName("field_35")]
-    public int? Field35 { get; set; }
+    public string? Field35 { get; set; }
 
     [Field(36)]
     [Key(35)]
@@ -340,11 +340,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_36")]
     public string? Field36 { get; set; }
 
-    [Field(37, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(37)]
     [Key(36)]
     [ProtoMember(37)]
     [JsonPropertyName("field_37")]
-    public int? Field37 { get; set; }
+    public string? Field37 { get; set; }
 
     [Field(38)]
     [Key(37)]
@@ -352,11 +352,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_38")]
     public string? Field38 { get; set; }
 
-    [Field(39, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(39)]
     [Key(38)]
     [ProtoMember(39)]
     [JsonPropertyName("field_39")]
-    public int? Field39 { get; set; }
+    public string? Field39 { get; set; }
 
     [Field(40)]
     [Key(39)]
@@ -364,11 +364,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_40")]
     public string? Field40 { get; set; }
 
-    [Field(41, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(41)]
     [Key(40)]
     [ProtoMember(41)]
     [JsonPropertyName("field_41")]
-    public int? Field41 { get; set; }
+    public string? Field41 { get; set; }
 
     [Field(42)]
     [Key(41)]
@@ -376,11 +376,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_42")]
     public string? Field42 { get; set; }
 
-    [Field(43, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(43)]
     [Key(42)]
     [ProtoMember(43)]
     [JsonPropertyName("field_43")]
-    public int? Field43 { get; set; }
+    public string? Field43 { get; set; }
 
     [Field(44)]
     [Key(43)]
@@ -388,11 +388,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_44")]
     public string? Field44 { get; set; }
 
-    [Field(45, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(45)]
     [Key(44)]
     [ProtoMember(45)]
     [JsonPropertyName("field_45")]
-    public int? Field45 { get; set; }
+    public string? Field45 { get; set; }
 
     [Field(46)]
     [Key(45)]
@@ -400,11 +400,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_46")]
     public string? Field46 { get; set; }
 
-    [Field(47, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(47)]
     [Key(46)]
     [ProtoMember(47)]
     [JsonPropertyName("field_47")]
-    public int? Field47 { get; set; }
+    public string? Field47 { get; set; }
 
     [Field(48)]
     [Key(47)]
@@ -412,11 +412,11 @@ public partial class SeedLarge
     [JsonPropertyName("field_48")]
     public string? Field48 { get; set; }
 
-    [Field(49, Encoding = IntegerEncoding.TwosComplement)]
+    [Field(49)]
     [Key(48)]
     [ProtoMember(49)]
     [JsonPropertyName("field_49")]
-    public int? Field49 { get; set; }
+    public string? Field49 { get; set; }
 
     [Field(50)]
     [Key(49)]
@@ -510,151 +510,151 @@ public partial class SeedProductTolerant
 public partial class SeedLargeTolerant
 {
     [MemoryPackOrder(0)]
-    public int? Field01 { get; set; }
+    public string? Field01 { get; set; }
 
     [MemoryPackOrder(1)]
     public string? Field02 { get; set; }
 
     [MemoryPackOrder(2)]
-    public int? Field03 { get; set; }
+    public string? Field03 { get; set; }
 
     [MemoryPackOrder(3)]
     public string? Field04 { get; set; }
 
     [MemoryPackOrder(4)]
-    public int? Field05 { get; set; }
+    public string? Field05 { get; set; }
 
     [MemoryPackOrder(5)]
     public string? Field06 { get; set; }
 
     [MemoryPackOrder(6)]
-    public int? Field07 { get; set; }
+    public string? Field07 { get; set; }
 
     [MemoryPackOrder(7)]
     public string? Field08 { get; set; }
 
     [MemoryPackOrder(8)]
-    public int? Field09 { get; set; }
+    public string? Field09 { get; set; }
 
     [MemoryPackOrder(9)]
     public string? Field10 { get; set; }
 
     [MemoryPackOrder(10)]
-    public int? Field11 { get; set; }
+    public string? Field11 { get; set; }
 
     [MemoryPackOrder(11)]
     public string? Field12 { get; set; }
 
     [MemoryPackOrder(12)]
-    public int? Field13 { get; set; }
+    public string? Field13 { get; set; }
 
     [MemoryPackOrder(13)]
     public string? Field14 { get; set; }
 
     [MemoryPackOrder(14)]
-    public int? Field15 { get; set; }
+    public string? Field15 { get; set; }
 
     [MemoryPackOrder(15)]
     public string? Field16 { get; set; }
 
     [MemoryPackOrder(16)]
-    public int? Field17 { get; set; }
+    public string? Field17 { get; set; }
 
     [MemoryPackOrder(17)]
     public string? Field18 { get; set; }
 
     [MemoryPackOrder(18)]
-    public int? Field19 { get; set; }
+    public string? Field19 { get; set; }
 
     [MemoryPackOrder(19)]
     public string? Field20 { get; set; }
 
     [MemoryPackOrder(20)]
-    public int? Field21 { get; set; }
+    public string? Field21 { get; set; }
 
     [MemoryPackOrder(21)]
     public string? Field22 { get; set; }
 
     [MemoryPackOrder(22)]
-    public int? Field23 { get; set; }
+    public string? Field23 { get; set; }
 
     [MemoryPackOrder(23)]
     public string? Field24 { get; set; }
 
     [MemoryPackOrder(24)]
-    public int? Field25 { get; set; }
+    public string? Field25 { get; set; }
 
     [MemoryPackOrder(25)]
     public string? Field26 { get; set; }
 
     [MemoryPackOrder(26)]
-    public int? Field27 { get; set; }
+    public string? Field27 { get; set; }
 
     [MemoryPackOrder(27)]
     public string? Field28 { get; set; }
 
     [MemoryPackOrder(28)]
-    public int? Field29 { get; set; }
+    public string? Field29 { get; set; }
 
     [MemoryPackOrder(29)]
     public string? Field30 { get; set; }
 
     [MemoryPackOrder(30)]
-    public int? Field31 { get; set; }
+    public string? Field31 { get; set; }
 
     [MemoryPackOrder(31)]
     public string? Field32 { get; set; }
 
     [MemoryPackOrder(32)]
-    public int? Field33 { get; set; }
+    public string? Field33 { get; set; }
 
     [MemoryPackOrder(33)]
     public string? Field34 { get; set; }
 
     [MemoryPackOrder(34)]
-    public int? Field35 { get; set; }
+    public string? Field35 { get; set; }
 
     [MemoryPackOrder(35)]
     public string? Field36 { get; set; }
 
     [MemoryPackOrder(36)]
-    public int? Field37 { get; set; }
+    public string? Field37 { get; set; }
 
     [MemoryPackOrder(37)]
     public string? Field38 { get; set; }
 
     [MemoryPackOrder(38)]
-    public int? Field39 { get; set; }
+    public string? Field39 { get; set; }
 
     [MemoryPackOrder(39)]
     public string? Field40 { get; set; }
 
     [MemoryPackOrder(40)]
-    public int? Field41 { get; set; }
+    public string? Field41 { get; set; }
 
     [MemoryPackOrder(41)]
     public string? Field42 { get; set; }
 
     [MemoryPackOrder(42)]
-    public int? Field43 { get; set; }
+    public string? Field43 { get; set; }
 
     [MemoryPackOrder(43)]
     public string? Field44 { get; set; }
 
     [MemoryPackOrder(44)]
-    public int? Field45 { get; set; }
+    public string? Field45 { get; set; }
 
     [MemoryPackOrder(45)]
     public string? Field46 { get; set; }
 
     [MemoryPackOrder(46)]
-    public int? Field47 { get; set; }
+    public string? Field47 { get; set; }
 
     [MemoryPackOrder(47)]
     public string? Field48 { get; set; }
 
     [MemoryPackOrder(48)]
-    public int? Field49 { get; set; }
+    public string? Field49 { get; set; }
 
     [MemoryPackOrder(49)]
     public string? Field50 { get; set; }
@@ -743,64 +743,13 @@ internal static class CompactBenchmarkData
         Specs = new() { ["battery_life"] = "30 hours", ["weight"] = "250g", ["color"] = "black" },
     };
 
-    public static SeedLarge LargeFull() => new()
-    {
-        Field01 = 1000,
-        Field02 = "value_02",
-        Field03 = 3000,
-        Field04 = "value_04",
-        Field05 = 5000,
-        Field06 = "value_06",
-        Field07 = 7000,
-        Field08 = "value_08",
-        Field09 = 9000,
-        Field10 = "value_10",
-        Field11 = 11000,
-        Field12 = "value_12",
-        Field13 = 13000,
-        Field14 = "value_14",
-        Field15 = 15000,
-        Field16 = "value_16",
-        Field17 = 17000,
-        Field18 = "value_18",
-        Field19 = 19000,
-        Field20 = "value_20",
-        Field21 = 21000,
-        Field22 = "value_22",
-        Field23 = 23000,
-        Field24 = "value_24",
-        Field25 = 25000,
-        Field26 = "value_26",
-        Field27 = 27000,
-        Field28 = "value_28",
-        Field29 = 29000,
-        Field30 = "value_30",
-        Field31 = 31000,
-        Field32 = "value_32",
-        Field33 = 33000,
-        Field34 = "value_34",
-        Field35 = 35000,
-        Field36 = "value_36",
-        Field37 = 37000,
-        Field38 = "value_38",
-        Field39 = 39000,
-        Field40 = "value_40",
-        Field41 = 41000,
-        Field42 = "value_42",
-        Field43 = 43000,
-        Field44 = "value_44",
-        Field45 = 45000,
-        Field46 = "value_46",
-        Field47 = 47000,
-        Field48 = "value_48",
-        Field49 = 49000,
-        Field50 = "value_50",
-    };
+    /// <summary>The seed's full large struct: every field set, as elixir_proto's <c>generate_large_struct_full(1)</c>.</summary>
+    public static SeedLarge LargeFull() => Large(id: 1, filled: 50);
 
     /// <summary>
     /// Training samples for a case's zstd dictionary: 1,000 records of the case's type with varied values (ids, names,
     /// numbers, picks from small vocabularies, as a real data set has), each encoded as an uncompressed frame. The large
-    /// struct keeps the seed's "value_NN" strings, which its definition fixes per field, and varies every integer.
+    /// struct's are the seed's records of other ids, as full or as sparse as the case.
     /// </summary>
     public static IEnumerable<byte[]> DictionarySamples(string caseName)
     {
@@ -820,13 +769,7 @@ internal static class CompactBenchmarkData
             output.ResetWrittenCount();
             if (caseName.StartsWith("large", StringComparison.Ordinal))
             {
-                var large = LargeFull();
-                for (var field = 1; field <= 49; field += 2)
-                {
-                    typeof(SeedLarge).GetProperty($"Field{field:00}")!.SetValue(large, random.Next(0, 1_000_000));
-                }
-
-                CompactSerializer.Serialize(large, output);
+                CompactSerializer.Serialize(Large(random.Next(2, 1_000_000), caseName == "large-10/50" ? 10 : 50), output);
             }
             else if (caseName == "product")
             {
@@ -865,19 +808,21 @@ internal static class CompactBenchmarkData
         }
     }
 
-    public static SeedLarge LargeSparse() => new()
+    /// <summary>The seed's sparse large struct: the first 10 fields set, as elixir_proto's <c>generate_large_struct_sparse(1)</c>.</summary>
+    public static SeedLarge LargeSparse() => Large(id: 1, filled: 10);
+
+    // The seed's values, from its benchmark script (maxohq/elixir_proto, benchmarks/basic.exs), which its report does not
+    // list: field i of record id holds "value_{id}_{i}", and the fields after the filled ones are nil.
+    private static SeedLarge Large(int id, int filled)
     {
-        Field01 = 1000,
-        Field02 = "value_02",
-        Field03 = 3000,
-        Field04 = "value_04",
-        Field05 = 5000,
-        Field06 = "value_06",
-        Field07 = 7000,
-        Field08 = "value_08",
-        Field09 = 9000,
-        Field10 = "value_10",
-    };
+        var large = new SeedLarge();
+        for (var field = 1; field <= filled; field++)
+        {
+            typeof(SeedLarge).GetProperty($"Field{field:00}")!.SetValue(large, $"value_{id}_{field}");
+        }
+
+        return large;
+    }
 }
 
 /// <summary>System.Text.Json source-generated metadata for the seed's structures.</summary>
