@@ -36,24 +36,25 @@ public static class CompactFrame
         var chosen = CompactCompression.None;
         var chosenSteps = false;
         byte[]? compressed = null;
-        using var stepped = new PooledBufferWriter();
-        // Each codec compresses the body as it is and, for a single record, with its keys as steps; on a tie the
-        // plain body wins.
-        var steps = compression != CompactCompression.None && !isCollection && CompactKeySteps.TryWrite(body, stepped);
-        foreach (var candidate in compression == CompactCompression.Auto ? [CompactCompression.Deflate, CompactCompression.Brotli, CompactCompression.Zstd] : new[] { compression })
+        var codecs = compression switch
         {
-            if (candidate == CompactCompression.None)
+            CompactCompression.None => [],
+            CompactCompression.Auto => [CompactCompression.Deflate, CompactCompression.Brotli, CompactCompression.Zstd],
+            _ => new[] { compression },
+        };
+        using var stepped = codecs.Length > 0 && !isCollection ? new PooledBufferWriter() : null;
+        // Every codec on the body as it is, then on a single record's body with its keys as steps: a stepped body is
+        // kept only when it is smaller than every plain one, which any reader reads.
+        var bodies = stepped is not null && CompactKeySteps.TryWrite(body, stepped) ? [false, true] : new[] { false };
+        foreach (var withSteps in bodies)
+        {
+            foreach (var codec in codecs)
             {
-                continue;
-            }
-
-            foreach (var withSteps in steps ? [false, true] : new[] { false })
-            {
-                var bytes = Compress(withSteps ? stepped.WrittenSpan : body, candidate, zstdDictionary);
+                var bytes = Compress(withSteps ? stepped!.WrittenSpan : body, codec, zstdDictionary);
                 if (bytes.Length < (compressed?.Length ?? body.Length))
                 {
                     compressed = bytes;
-                    chosen = candidate;
+                    chosen = codec;
                     chosenSteps = withSteps;
                 }
             }
@@ -119,7 +120,7 @@ public static class CompactFrame
         var steps = (span[1] & KeyStepsFlag) != 0;
         if (steps && (compression == CompactCompression.None || isCollection))
         {
-            // Writers step only a compressed single record's keys: one way to write each frame.
+            // Writers step only a compressed single record's keys: a frame that says otherwise was not written by one.
             CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Flags 0x{span[1]:X2} step the keys of {(isCollection ? "a collection" : "an uncompressed body")}; only a compressed single record's keys are stepped."), 1);
         }
 
@@ -175,7 +176,8 @@ public static class CompactFrame
     /// <summary>Whether a frame's single record was compressed with its keys as steps (its flags' bit 3).</summary>
     internal static bool HasKeySteps(ReadOnlySpan<byte> frame) => frame.Length > 1 && (frame[1] & KeyStepsFlag) != 0;
 
-    private static string Name(CompactCompression compression) => compression.ToString().ToLowerInvariant();
+    /// <summary>A compression's name as messages and the inspector give it.</summary>
+    internal static string Name(CompactCompression compression) => compression.ToString().ToLowerInvariant();
 
     private static byte[] Compress(ReadOnlySpan<byte> body, CompactCompression compression, CompactZstdDictionary? zstdDictionary)
     {

@@ -22,7 +22,7 @@ public static class CompactInspector
         limits ??= CompactLimits.Default;
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         var text = new StringBuilder();
-        text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {compression.ToString().ToLowerInvariant()}{(CompactFrame.HasKeySteps(frame.Span) ? " (keys as steps)" : "")}, body {body.Length} bytes\n");
+        text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {CompactFrame.Name(compression)}{(CompactFrame.HasKeySteps(frame.Span) ? " (keys as steps)" : "")}, body {body.Length} bytes\n");
         try
         {
             var inspection = new Inspection(text, limits);

@@ -5,39 +5,49 @@ namespace Millrace.Compact;
 
 /// <summary>
 /// A single record's field keys written as steps: each key's index becomes its distance from the previous key's (the
-/// first's from 0), so the keys of consecutive fields are one repeated byte. Compressors match a repeated key with the
+/// first's from 0), so consecutive fields of one wire type share one key byte. Compressors match that byte with the
 /// value header after it, where distinct keys broke every match in two: the seed's 50 strings "value_1_N" compress
-/// (Brotli) to 152 B with their keys and to 82 B with steps. Thrift's compact protocol writes field-id deltas for the
-/// same reason.
+/// (Brotli) to 152 B with their keys and to 82 B with steps. (Thrift's compact protocol also writes field ids as
+/// deltas, to fit them in the type byte.)
 /// </summary>
 /// <remarks>
 /// Only the frame's compressed bodies use it, under the frame's <c>0b1000</c> flag; the record's values, nested
-/// records included, are copied unchanged, and a body whose indices do not strictly ascend is not stepped.
+/// records included, are copied unchanged. A body is stepped only when its indices strictly ascend and its keys are
+/// shortest varints, so that restoring gives back its exact bytes.
 /// </remarks>
 internal static class CompactKeySteps
 {
     /// <summary>Writes <paramref name="body"/> with its keys as steps.</summary>
     /// <param name="body">A single record's fields.</param>
     /// <param name="output">Where the stepped body goes.</param>
-    /// <returns><see langword="false"/> when the body is not well-formed fields with strictly ascending indices.</returns>
+    /// <returns><see langword="false"/> when the body is not well-formed fields with shortest keys and strictly
+    /// ascending indices.</returns>
     public static bool TryWrite(ReadOnlySpan<byte> body, PooledBufferWriter output)
     {
         try
         {
             var reader = new CompactReader(body);
             var previous = 0;
-            while (reader.TryReadKey(out var index, out var wireType))
+            while (true)
             {
-                if (index <= previous)
+                var keyStart = reader.Offset;
+                if (!reader.TryReadKey(out var index, out var wireType))
+                {
+                    return true;
+                }
+
+                if (index <= previous || reader.Offset - keyStart != Varint.GetByteCount(CompactWriter.Key(index, wireType)))
                 {
                     return false;
                 }
 
-                Append(output, (ulong)(uint)(index - previous), wireType, ref reader);
+                var value = Value(wireType, ref reader);
+                var span = output.GetSpan(Varint.MaxLength64 + value.Length);
+                var keyLength = Varint.Write(span, CompactWriter.Key(index - previous, wireType));
+                value.CopyTo(span[keyLength..]);
+                output.Advance(keyLength + value.Length);
                 previous = index;
             }
-
-            return true;
         }
         catch (CompactFormatException)
         {
@@ -54,40 +64,58 @@ internal static class CompactKeySteps
     /// the largest index, or the restored body exceeds <paramref name="maxLength"/>; offsets count the stepped body.</exception>
     public static byte[] Restore(ReadOnlySpan<byte> stepped, int maxLength)
     {
-        using var output = new PooledBufferWriter(stepped.Length + 16);
+        // Checked and measured first, so that the restored body takes one array of its exact size and nothing is
+        // allocated for a body over the limit.
+        var length = 0L;
         var reader = new CompactReader(stepped);
-        var index = 0UL;
+        var index = 0;
         while (!reader.End)
         {
             var offset = reader.Offset;
-            var key = reader.ReadVarint();
-            var step = key >> 2;
-            if (step == 0 || step > int.MaxValue - index)
-            {
-                throw new CompactFormatException(CompactErrorCodes.BadKey, string.Create(CultureInfo.InvariantCulture,
-                    $"Invalid field index step {step} after index {index}: steps are at least 1 and lead to at most {int.MaxValue}."), offset);
-            }
-
-            index += step;
-            Append(output, index, (WireType)(key & 3), ref reader);
-            if (output.WrittenCount > maxLength)
+            index = NextIndex(index, out var wireType, ref reader);
+            length += Varint.GetByteCount(CompactWriter.Key(index, wireType)) + Value(wireType, ref reader).Length;
+            if (length > maxLength)
             {
                 CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body with its field indices restored exceeds the limit of {maxLength} bytes."), offset);
             }
         }
 
-        return output.WrittenSpan.ToArray();
+        var restored = new byte[length];
+        var written = 0;
+        reader = new CompactReader(stepped);
+        index = 0;
+        while (!reader.End)
+        {
+            index = NextIndex(index, out var wireType, ref reader);
+            written += Varint.Write(restored.AsSpan(written), CompactWriter.Key(index, wireType));
+            var value = Value(wireType, ref reader);
+            value.CopyTo(restored.AsSpan(written));
+            written += value.Length;
+        }
+
+        return restored;
     }
 
-    // Writes a key and copies the value the reader is at, passing over it.
-    private static void Append(PooledBufferWriter output, ulong index, WireType wireType, ref CompactReader reader)
+    // Reads a stepped key and gives the index it steps to.
+    private static int NextIndex(int index, out WireType wireType, ref CompactReader reader)
+    {
+        var offset = reader.Offset;
+        var key = reader.ReadVarint();
+        var step = key >> 2;
+        if (step == 0 || step > (ulong)(int.MaxValue - index))
+        {
+            CompactThrow.BadKeyStep(step, index, offset);
+        }
+
+        wireType = (WireType)(key & 3);
+        return index + (int)step;
+    }
+
+    // The value the reader is at, passed over.
+    private static ReadOnlySpan<byte> Value(WireType wireType, ref CompactReader reader)
     {
         var start = reader.Offset;
         reader.Skip(wireType);
-        var value = reader.Since(start);
-        var span = output.GetSpan(Varint.MaxLength64 + value.Length);
-        var keyLength = Varint.Write(span, (index << 2) | (uint)wireType);
-        value.CopyTo(span[keyLength..]);
-        output.Advance(keyLength + value.Length);
+        return reader.Since(start);
     }
 }

@@ -13,6 +13,12 @@ internal static class CompactThrow
     public static void InvalidFieldIndex(ulong index, long offset) =>
         throw new CompactFormatException(CompactErrorCodes.BadKey, string.Create(CultureInfo.InvariantCulture, $"Invalid field index {index}."), offset);
 
+    /// <summary>A key step (frame flag bit 3) of 0, or one past the largest index.</summary>
+    [DoesNotReturn]
+    public static void BadKeyStep(ulong step, int index, long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadKey, string.Create(CultureInfo.InvariantCulture,
+            $"Invalid field index step {step} after index {index}: steps are at least 1 and lead to at most {int.MaxValue}."), offset);
+
     [DoesNotReturn]
     public static void BadVarint(OperationStatus status, long offset) =>
         throw (status == OperationStatus.NeedMoreData

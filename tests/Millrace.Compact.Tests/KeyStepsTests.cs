@@ -50,6 +50,7 @@ public class KeyStepsTests
     [InlineData(new byte[] { 0x00, 0x01 })] // field 0
     [InlineData(new byte[] { 0x0B, 0x05, 0x61 })] // a string cut short
     [InlineData(new byte[] { 0x04, 0x80 })] // a varint cut short
+    [InlineData(new byte[] { 0x84, 0x00, 0x01 })] // field 1 behind a two-byte key, which restoring would shorten
     public void BodiesThatAreNotAscendingWellFormedFields_AreNotStepped(byte[] body)
     {
         using var stepped = new PooledBufferWriter();
@@ -112,7 +113,28 @@ public class KeyStepsTests
 
         Assert.Equal(code, error.Code);
         Assert.Equal(offset, error.ByteOffset);
-        Assert.Contains("of the deflate-decompressed body", error.Message, StringComparison.Ordinal);
+        Assert.Equal("of the deflate-decompressed body", error.OffsetScope);
+    }
+
+    [Fact]
+    public void ErrorsInTheRestoredRecord_SayTheOffsetCountsTheRestoredBody()
+    {
+        // Field 1 is the schema's string field_01; a varint there is a changed type, found after the keys are restored.
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Large, SteppedFrame([0x04, 0x00])));
+
+        Assert.Equal(CompactErrorCodes.TypeChanged, error.Code);
+        Assert.Equal("of the deflate-decompressed body, its key steps restored to indices", error.OffsetScope);
+    }
+
+    [Fact]
+    public void TheBodyLimit_HoldsForTheRestoredBody()
+    {
+        var frame = CompactTestSupport.Encode(Large, "Large", LargeRecord, CompactCompression.Deflate);
+        var restoredLength = LargeBody().Length;
+
+        Assert.Equal(CompactTestSupport.Normalize(LargeRecord), CompactTestSupport.Decode(Large, frame, new CompactLimits { MaxBodyLength = restoredLength }));
+        var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Large, frame, new CompactLimits { MaxBodyLength = restoredLength - 1 }));
+        Assert.Equal(CompactErrorCodes.Limit, error.Code);
     }
 
     [Fact]
@@ -121,23 +143,28 @@ public class KeyStepsTests
         var body = LargeBody();
         using var stepped = new PooledBufferWriter();
         Assert.True(CompactKeySteps.TryWrite(body, stepped));
+        var restoredCuts = 0;
         for (var length = 0; length < stepped.WrittenCount; length++)
         {
             try
             {
                 var restored = CompactKeySteps.Restore(stepped.WrittenSpan[..length], 1 << 20);
                 Assert.True(body.AsSpan().StartsWith(restored), "a cut at a field's end restores the fields before it");
+                restoredCuts++;
             }
             catch (CompactFormatException)
             {
             }
         }
+
+        // The cuts at each of the 50 fields' starts (the first: an empty body); every other cut is refused.
+        Assert.Equal(50, restoredCuts);
     }
 
     [Fact]
     public void ARestoredBodyOverTheLimit_IsRefused()
     {
-        // Steps of 1 to field 40 and beyond: each key grows from one byte to two as it is restored.
+        // Steps of 1 to field 60: from field 32 on (32 << 2 = 128), each key grows from one byte to two as it is restored.
         var stepped = Enumerable.Range(0, 60).SelectMany(_ => new byte[] { 0x04, 0x00 }).ToArray();
 
         var error = Assert.Throws<CompactFormatException>(() => CompactKeySteps.Restore(stepped, stepped.Length + 5));

@@ -38,7 +38,7 @@ internal static class FuzzTargets
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
-        new FuzzTarget("compact-steps", DecodeSteppedBody, () => CompactSeeds().Where(seed => seed[1] == 0).Select(seed => seed[3..])),
+        new FuzzTarget("compact-steps", DecodeSteppedBody, SteppedSeeds),
         new FuzzTarget("json-items", data => ReadJson(data, JsonStreamFormat.Array), () => [File.ReadAllBytes(Sample("records.json")), File.ReadAllBytes(Sample("users.json"))]),
         new FuzzTarget("json-lines", data => ReadJson(data, JsonStreamFormat.Lines), () => [File.ReadAllBytes(Sample("records.ndjson"))]),
         new FuzzTarget("base64", ReadBase64, () => [File.ReadAllBytes(Sample("records.b64")), Encoding.ASCII.GetBytes(Convert.ToBase64String("""[{"id":1},{"id":2}]"""u8))]),
@@ -252,10 +252,18 @@ internal static class FuzzTargets
         }
     }
 
-    // The input as a single record's body with its keys as steps, framed as a writer frames one (deflate, flag 0b1000),
-    // so the keys' restoring runs before both decoders and the inspector.
+    // The input twice: as a record's body, which restored from its steps must be itself again; and as a stepped body,
+    // framed as a writer frames one (deflate, flag 0b1000), so that restoring runs before both decoders and the inspector.
     private static void DecodeSteppedBody(byte[] body)
     {
+        using (var stepped = new PooledBufferWriter())
+        {
+            if (CompactKeySteps.TryWrite(body, stepped) && !CompactKeySteps.Restore(stepped.WrittenSpan, int.MaxValue).AsSpan().SequenceEqual(body))
+            {
+                throw new InvalidOperationException("Restoring the body's key steps did not give the body back.");
+            }
+        }
+
         using var frame = new MemoryStream();
         frame.Write([CompactFrame.Version, (byte)CompactCompression.Deflate | 0b1000, 1]);
         using (var zlib = new ZLibStream(frame, CompressionLevel.Fastest, leaveOpen: true))
@@ -353,6 +361,19 @@ internal static class FuzzTargets
         region.WriteChunk(2, 0, chunk, RegionCompression.Lz4);
         region.WriteChunk(3, 0, chunk, RegionCompression.None);
         yield return region.ToArray();
+    }
+
+    // The single records' bodies of the compact seeds, with their keys as steps.
+    private static IEnumerable<byte[]> SteppedSeeds()
+    {
+        foreach (var frame in CompactSeeds().Where(frame => frame[1] == 0))
+        {
+            using var stepped = new PooledBufferWriter();
+            if (CompactKeySteps.TryWrite(frame.AsSpan(3), stepped))
+            {
+                yield return stepped.WrittenSpan.ToArray();
+            }
+        }
     }
 
     private static IEnumerable<byte[]> CompactSeeds()

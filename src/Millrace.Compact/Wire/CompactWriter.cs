@@ -106,7 +106,8 @@ public ref struct CompactWriter
     /// <param name="text">The string.</param>
     public void WriteStringField(int index, string text) => WriteString(text, hasKey: true, Key(index, WireType.LengthDelimited));
 
-    private static ulong Key(int index, WireType wireType) => ((ulong)(uint)index << 2) | (uint)wireType;
+    /// <summary>A field key: the index, then the wire type in the low two bits.</summary>
+    internal static ulong Key(int index, WireType wireType) => ((ulong)(uint)index << 2) | (uint)wireType;
 
     private void WriteString(string text, bool hasKey, ulong key)
     {
