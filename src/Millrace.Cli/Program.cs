@@ -12,10 +12,10 @@ void Stop(PosixSignalContext context, int exitCode)
     context.Cancel = true;
     if (Interlocked.CompareExchange(ref signalExitCode, exitCode, 0) != 0)
     {
-        Environment.Exit(exitCode);
+        Exit(exitCode, "millrace: stopped at a second signal, before the run had ended");
     }
 
-    _ = Task.Delay(TimeSpan.FromSeconds(5)).ContinueWith(_ => Environment.Exit(exitCode), TaskScheduler.Default);
+    _ = Task.Delay(TimeSpan.FromSeconds(5)).ContinueWith(_ => Exit(exitCode, "millrace: stopped: the run had not ended 5 s after the signal"), TaskScheduler.Default);
     try
     {
         cancel.Cancel();
@@ -24,6 +24,14 @@ void Stop(PosixSignalContext context, int exitCode)
     {
         // The signal came as the tool was exiting: there is nothing left to stop.
     }
+}
+
+// An exit that does not wait for the run still says why, on the one line a failure gets (the run's own report, if any,
+// was cut short).
+static void Exit(int exitCode, string reason)
+{
+    Console.Error.WriteLine(reason);
+    Environment.Exit(exitCode);
 }
 
 using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, context => Stop(context, ExitCodes.Interrupted));

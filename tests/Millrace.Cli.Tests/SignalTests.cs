@@ -103,6 +103,9 @@ public sealed class SignalTests : IDisposable
 
         Assert.Equal(ExitCodes.Terminated, process.ExitCode);
         Assert.DoesNotContain("Exception", await stderr, StringComparison.Ordinal);
+        Assert.Equal(
+            signals == 2 ? "millrace: stopped at a second signal, before the run had ended" : "millrace: stopped: the run had not ended 5 s after the signal",
+            Assert.Single((await stderr).Split('\n', StringSplitOptions.RemoveEmptyEntries)));
         Assert.True(signals == 2 ? clock.Elapsed < TimeSpan.FromSeconds(4) : clock.Elapsed >= TimeSpan.FromSeconds(4), $"ended after {clock.Elapsed}");
     }
 }
