@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Millrace.Cli;
 
@@ -7,13 +8,26 @@ using Millrace.Cli;
 // tool then exits with the signal's code, and at once on a second signal.
 using var cancel = new CancellationTokenSource();
 var signalExitCode = 0;
+var firstSignalAt = 0L;
 void Stop(PosixSignalContext context, int exitCode)
 {
     context.Cancel = true;
-    if (Interlocked.CompareExchange(ref signalExitCode, exitCode, 0) != 0)
+    var now = Stopwatch.GetTimestamp();
+    var first = Interlocked.CompareExchange(ref firstSignalAt, now, 0);
+    if (first != 0)
     {
-        Exit(exitCode, "millrace: stopped at a second signal, before the run had ended");
+        // One Ctrl+C can come twice: the terminal signals the whole process group, and a wrapper in it such as
+        // `timeout` passes the signal on to the tool again, within milliseconds. Only a later one is a second signal
+        // (the cluster CI's Ctrl+C under `timeout` exited at once, before the batch could say the job goes on).
+        if (Stopwatch.GetElapsedTime(first, now) >= TimeSpan.FromMilliseconds(500))
+        {
+            Exit(exitCode, "millrace: stopped at a second signal, before the run had ended");
+        }
+
+        return;
     }
+
+    Volatile.Write(ref signalExitCode, exitCode);
 
     _ = Task.Delay(TimeSpan.FromSeconds(5)).ContinueWith(_ => Exit(exitCode, "millrace: stopped: the run had not ended 5 s after the signal"), TaskScheduler.Default);
     try
