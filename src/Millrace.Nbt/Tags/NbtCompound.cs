@@ -1,5 +1,6 @@
 using System.Collections;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 
 namespace Millrace.Nbt.Tags;
 
@@ -15,6 +16,9 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     // each compound at its final size with no index, where a dictionary per compound cost three objects and a hash of
     // every name.
     private const int ScanLimit = 8;
+
+    // The most tags a read checks for repeated names on the stack, where more make the name index at once.
+    private const int SketchLimit = 256;
 
     private KeyValuePair<string, NbtTag>[] _tags;
     private int _count;
@@ -254,13 +258,14 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
     // Whether a read's tags repeat a name (the last one stands, in the first one's place, as Minecraft's reader keeps it).
     private bool HasRepeatedName()
     {
-        if (_count <= ScanLimit)
+        var tags = _tags.AsSpan(0, _count);
+        if (tags.Length <= ScanLimit)
         {
-            for (var i = 1; i < _count; i++)
+            for (var i = 1; i < tags.Length; i++)
             {
                 for (var j = 0; j < i; j++)
                 {
-                    if (string.Equals(_tags[i].Key, _tags[j].Key))
+                    if (string.Equals(tags[i].Key, tags[j].Key))
                     {
                         return true;
                     }
@@ -270,10 +275,45 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
             return false;
         }
 
-        // Among many, the index that lookups would make anyway finds them.
-        _index = NewIndex();
-        return _index is null;
+        if (tags.Length > SketchLimit)
+        {
+            // Among very many, the index that lookups would make anyway finds them.
+            _index = NewIndex();
+            return _index is null;
+        }
+
+        // Names are compared only with earlier names of the same sketch (their length and three chars), kept on the
+        // stack: a read makes no index for a compound of a few dozen tags, which a convert never looks up by name (the
+        // player file's root has 41 tags; its index was 1,448 of the 19,952 bytes the read allocated). The index comes
+        // on the first lookup, as it does for a compound that grew.
+        Span<byte> sketches = stackalloc byte[tags.Length];
+        Span<ulong> seen = stackalloc ulong[4];
+        for (var i = 0; i < tags.Length; i++)
+        {
+            var sketch = Sketch(tags[i].Key);
+            ref var word = ref seen[sketch >> 6];
+            var bit = 1UL << sketch;
+            if ((word & bit) != 0)
+            {
+                for (var j = 0; j < i; j++)
+                {
+                    if (sketches[j] == sketch && string.Equals(tags[i].Key, tags[j].Key))
+                    {
+                        return true;
+                    }
+                }
+            }
+
+            word |= bit;
+            sketches[i] = sketch;
+        }
+
+        return false;
     }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static byte Sketch(string name) =>
+        name.Length == 0 ? (byte)0 : (byte)((name.Length * 37) + (name[0] * 7) + (name[name.Length >> 1] * 5) + (name[^1] * 3));
 
     // The names' index, by place; null when a name repeats.
     private Dictionary<string, int>? NewIndex()

@@ -120,4 +120,40 @@ public class NbtCompoundTests
         Assert.True(root.Remove("t39"));
         System.Threading.Tasks.Parallel.For(0, 4_000, i => Assert.Equal(i % 39 == 3 ? -3 : i % 39, root.GetValue<int>("t" + (i % 39))));
     }
+
+    // A read finds repeated names by comparing names of one sketch (length and three chars) up to 256 tags and through
+    // the index beyond: widths on both sides of each line, names that often share a sketch, against OrderedDictionary.
+    [Theory]
+    [InlineData(2)]
+    [InlineData(8)]
+    [InlineData(9)]
+    [InlineData(41)]
+    [InlineData(256)]
+    [InlineData(257)]
+    [InlineData(400)]
+    public void AReadCompound_KeepsEachRepeatedNamesFirstPlaceAndLastTag_AtEveryWidth(int width)
+    {
+        var random = new Random(width);
+        for (var run = 0; run < 40; run++)
+        {
+            // Length 5 with the first, middle and last chars fixed: every name has one sketch, and some repeat.
+            var names = Enumerable.Range(0, width).Select(_ => $"a{(char)('a' + random.Next(26))}m{(char)('a' + random.Next(run % 2 == 0 ? 26 : 3))}z").ToArray();
+            var writer = new System.Buffers.ArrayBufferWriter<byte>();
+            var nbt = new Millrace.Nbt.Binary.NbtWriter(writer);
+            nbt.WriteStartCompound(string.Empty);
+            var model = new OrderedDictionary<string, NbtTag>(StringComparer.Ordinal);
+            for (var i = 0; i < names.Length; i++)
+            {
+                nbt.WriteInt(names[i], i);
+                model[names[i]] = new NbtInt(i);
+            }
+
+            nbt.WriteEndCompound();
+            nbt.Flush();
+
+            var root = (NbtCompound)NbtDocument.Read(writer.WrittenSpan).Root;
+            Assert.Equal(model, root);
+            Assert.All(model, pair => Assert.Equal(pair.Value, root[pair.Key]));
+        }
+    }
 }
