@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
 using Orleans.Persistence.FileStorage;
@@ -40,6 +41,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
             configure?.Invoke(options.SiloName, silo);
             silo.AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = _storage);
             silo.Services.AddSingleton(Behaviour);
+            silo.Services.AddLogging(logging => logging.AddProvider(new WarningLog(options.SiloName, Warnings)));
             silo.AddMillraceWorker<TestHandler>(TestHandler.Name, o =>
             {
                 o.MaxDegreeOfParallelism = parallelism;
@@ -54,6 +56,9 @@ internal sealed class ClusterFixture : IAsyncDisposable
     public const string FirstSilo = "Silo_0";
 
     public InProcessTestCluster Cluster { get; }
+
+    /// <summary>Every silo's warnings and errors, with their time, for a failing test to show.</summary>
+    public ConcurrentQueue<string> Warnings { get; } = new();
 
     /// <summary>What the handler does and what it has seen, shared by every silo (they run in this process).</summary>
     public HandlerBehaviour Behaviour { get; } = new();
@@ -175,5 +180,31 @@ internal sealed class FailingHandler(HandlerBehaviour behaviour) : IWorkItemHand
         behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
         await Task.Delay(1, cancellationToken);
         throw new InvalidOperationException("the service is down");
+    }
+}
+
+/// <summary>Keeps a silo's warnings and errors (Orleans' and the worker's) in memory, with their time.</summary>
+internal sealed class WarningLog(string silo, ConcurrentQueue<string> sink) : ILoggerProvider
+{
+    public ILogger CreateLogger(string categoryName) => new Logger(silo, categoryName, sink);
+
+    public void Dispose()
+    {
+    }
+
+    private sealed class Logger(string silo, string category, ConcurrentQueue<string> sink) : ILogger
+    {
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Warning;
+
+        public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            if (IsEnabled(logLevel))
+            {
+                sink.Enqueue($"{DateTimeOffset.UtcNow:HH:mm:ss.fff} {silo} {category}: {formatter(state, exception)}");
+            }
+        }
     }
 }
