@@ -21,6 +21,10 @@ internal static class ThrowHelper
         throw new InvalidOperationException($"Cannot advance {count} bytes: only {free} bytes were made available.");
 
     [DoesNotReturn]
+    public static void ThrowAdvancePastEnd(int count, int remaining) =>
+        throw new ArgumentOutOfRangeException(nameof(count), count, $"Cannot move past {count} bytes: {remaining} remain.");
+
+    [DoesNotReturn]
     public static void ThrowCapacityExceeded(long requested) =>
         throw new InvalidOperationException($"A pooled buffer of {requested} bytes would exceed the largest array .NET can allocate.");
 

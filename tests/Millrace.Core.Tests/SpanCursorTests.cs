@@ -104,6 +104,42 @@ public class SpanCursorTests
         }
     }
 
+    [Fact]
+    public void Advance_EveryCountFromEveryPosition_MovesAsTakeDoes()
+    {
+        for (var position = 0; position <= Bytes.Length; position++)
+        {
+            for (var count = 0; count <= Bytes.Length - position; count++)
+            {
+                var cursor = new SpanCursor(Bytes, 0, position);
+                cursor.Advance(count);
+                Assert.Equal(position + count, cursor.Position);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(4)]
+    [InlineData(int.MaxValue)]
+    public void Advance_PastTheEndOrNegative_ThrowsWithoutMoving(int count)
+    {
+        var position = -1;
+        Assert.Throws<ArgumentOutOfRangeException>(() =>
+        {
+            var cursor = new SpanCursor(Bytes, 0, 2);
+            try
+            {
+                cursor.Advance(count);
+            }
+            finally
+            {
+                position = cursor.Position;
+            }
+        });
+        Assert.Equal(2, position);
+    }
+
     [Theory]
     [InlineData(-1)]
     [InlineData(int.MinValue)]

@@ -150,6 +150,17 @@ internal ref struct NbtCursor
         return Encoding.UTF8.GetString(bytes);
     }
 
+    /// <summary>Moves past <paramref name="count"/> bytes, as <see cref="Take"/> without making their span.</summary>
+    public void Advance(int count)
+    {
+        if (!_cursor.CanTake(count))
+        {
+            NbtThrow.Truncated(count, Position);
+        }
+
+        _cursor.Advance(count);
+    }
+
     public ReadOnlySpan<byte> Take(int count)
     {
         if (!_cursor.CanTake(count))

@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Binary;
 
@@ -42,15 +43,22 @@ internal static class NbtMemberKinds
             return 0;
         }
 
-        kind = Of[Unsafe.Add(ref bytes, pos)];
+        var id = Unsafe.Add(ref bytes, pos);
         payload = pos + 3 + TOrder.ReadUInt16(ref Unsafe.Add(ref bytes, pos + 1));
-        if ((uint)(kind - 1) < 8)
+        if ((uint)(id - 1) < (uint)NbtTagType.Double)
         {
+            // A number's size by shifts of the id, where a load from Of sat between the id's load and the next member's
+            // position: the walk is one chain of dependent loads, and this link is two cycles instead of a load's five.
+            kind = (byte)((NumberSizes >> (id << 2)) & 0xF);
             return payload + kind;
         }
 
+        kind = Of[id];
         return kind == String && (uint)payload + 2 <= (uint)length ? payload + 2 + TOrder.ReadUInt16(ref Unsafe.Add(ref bytes, payload)) : 0;
     }
+
+    // The sizes of Byte (1) to Double (6), a nibble each by tag id.
+    private const ulong NumberSizes = 0x0848_4210;
 
     /// <summary>Gets each byte's kind, by the byte.</summary>
     public static ReadOnlySpan<byte> Of =>

@@ -142,6 +142,12 @@ public ref struct NbtPullReader
             return true;
         }
 
+        if (TryReadHeader() is var header and not 0)
+        {
+            Begin((NbtTagType)header);
+            return true;
+        }
+
         var tagType = _cursor.ReadTagType();
         if (tagType == NbtTagType.End)
         {
@@ -152,6 +158,31 @@ public ref struct NbtPullReader
         ReadName();
         Begin(tagType);
         return true;
+    }
+
+    // A compound's next tag, its id, name length and name checked at once against the bytes that remain, where the
+    // careful steps check each through the cursor: the tag's type, or 0 to leave the tag to them (the compound's end, the
+    // varint flavour, anything cut short or not a tag, which they locate).
+    private int TryReadHeader()
+    {
+        var position = _cursor.Position;
+        if (_data.Length - position < 3 || _cursor.Format == NbtFormat.BedrockNetwork)
+        {
+            return 0;
+        }
+
+        ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), position);
+        var id = at;
+        int nameLength = _cursor.Format == NbtFormat.Bedrock ? LittleEndian.ReadUInt16(ref Unsafe.Add(ref at, 1)) : BigEndian.ReadUInt16(ref Unsafe.Add(ref at, 1));
+        if ((uint)(id - 1) >= (uint)NbtTagType.LongArray || nameLength > _data.Length - position - 3)
+        {
+            return 0;
+        }
+
+        _nameStart = position + 3;
+        _nameLength = nameLength;
+        _cursor.Advance(3 + nameLength);
+        return id;
     }
 
     // Out of line, as the rest of Read is every token's path: with the root's handling moved out, Read is small enough
@@ -248,7 +279,7 @@ public ref struct NbtPullReader
             else if (FixedSize(frame.ElementType) is > 0 and var size)
             {
                 // A list of fixed-size numbers is passed over in one jump.
-                _cursor.Take(checked(frame.Remaining * size));
+                _cursor.Advance(checked(frame.Remaining * size));
                 frame.Remaining = 0;
             }
             else
@@ -283,7 +314,7 @@ public ref struct NbtPullReader
         };
         if (taken > 0)
         {
-            _cursor.Take(taken);
+            _cursor.Advance(taken);
         }
 
         foreach (var frame in open[..opened])
@@ -540,7 +571,7 @@ public ref struct NbtPullReader
         // A bit and a table, where one table of sizes by flavour, as nibbles, made the walk 13% slower.
         if (((_fixedSizeTypes >> (int)TagType) & 1) != 0)
         {
-            _cursor.Take(NbtMemberKinds.Of[(int)TagType]);
+            _cursor.Advance(NbtMemberKinds.Of[(int)TagType]);
         }
         else if (TagType == NbtTagType.String)
         {
@@ -557,16 +588,16 @@ public ref struct NbtPullReader
         switch (type)
         {
             case NbtTagType.Byte:
-                _cursor.Take(1);
+                _cursor.Advance(1);
                 break;
             case NbtTagType.Short:
-                _cursor.Take(2);
+                _cursor.Advance(2);
                 break;
             case NbtTagType.Float:
-                _cursor.Take(4);
+                _cursor.Advance(4);
                 break;
             case NbtTagType.Double:
-                _cursor.Take(8);
+                _cursor.Advance(8);
                 break;
             case NbtTagType.Int:
                 _cursor.ReadInt32();
@@ -575,7 +606,7 @@ public ref struct NbtPullReader
                 _cursor.ReadInt64();
                 break;
             case NbtTagType.ByteArray:
-                _cursor.Take(_cursor.ReadLength(1));
+                _cursor.Advance(_cursor.ReadLength(1));
                 break;
             case NbtTagType.String:
                 _cursor.ReadStringBytes();
@@ -585,7 +616,7 @@ public ref struct NbtPullReader
                 var length = _cursor.ReadLength(_cursor.MinimumSize(elementType));
                 if (FixedSize(elementType) is > 0 and var elementSize)
                 {
-                    _cursor.Take(length * elementSize);
+                    _cursor.Advance(length * elementSize);
                     break;
                 }
 
