@@ -6,8 +6,9 @@ namespace Millrace.Benchmarks;
 
 /// <summary>
 /// Issue 16's multi-core binding target: reading every item of a 100 MB array of ~1 KB records, bound to objects, from
-/// a file. One scanner finds the items while <see cref="JsonStreamOptions.BindingWorkers"/> workers bind them, results
-/// in order; the baseline is System.Text.Json's streaming read of the same array.
+/// a file. One scanner finds the items while the other <see cref="JsonStreamOptions.BindingWorkers"/> workers bind them,
+/// and binds a batch itself whenever some wait for them; results in order. The baseline is System.Text.Json's
+/// streaming read of the same array.
 /// </summary>
 [MemoryDiagnoser]
 public class JsonBindingBenchmarks

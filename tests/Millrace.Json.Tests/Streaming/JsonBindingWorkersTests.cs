@@ -20,6 +20,22 @@ public class JsonBindingWorkersTests
         Assert.Equal(50_000, expected);
     }
 
+    [Theory]
+    [InlineData(0)]
+    [InlineData(int.MaxValue)]
+    public async Task ReadAsync_TheScannerBindingEveryBatchOrNone_SameAsOneWorker(int scannerBindsAtWaiting)
+    {
+        var items = Enumerable.Range(0, 5_000).Select(i => i % 97 == 3 ? $$"""{"Id":"bad{{i}}"}""" : i % 131 == 5 ? "null" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
+        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", items) + "]");
+        var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
+        var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
+
+        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
+
+        Assert.Equal(one, workers);
+        Assert.Equal(5_000, workers.Count);
+    }
+
     [Fact]
     public async Task ReadAsync_StopAfterK_ReadsABoundedFewAhead()
     {

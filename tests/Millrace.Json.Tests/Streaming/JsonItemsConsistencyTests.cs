@@ -190,6 +190,19 @@ public class JsonItemsConsistencyTests
         var bound = Describe(await ReadAll(new ChunkedStream(bytes, chunk), typeInfo, workers));
         Assert.True(expected.SequenceEqual(bound), $"input {Encoding.UTF8.GetString(bytes)}, {workers.BindingWorkers} workers:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", bound)}");
 
+        // The scanner binding every batch itself, and none: each path alone gives them too.
+        foreach (var scannerBindsAtWaiting in new[] { 0, int.MaxValue })
+        {
+            var results = new List<Result<T>>();
+            await foreach (var item in JsonBindingWorkers<T>.ReadAsync(new ChunkedStream(bytes, chunk), typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None))
+            {
+                results.Add(item);
+            }
+
+            var alone = Describe(results);
+            Assert.True(expected.SequenceEqual(alone), $"input {Encoding.UTF8.GetString(bytes)}, the scanner binding at {scannerBindsAtWaiting} waiting:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", alone)}");
+        }
+
         // Raw items are the items' own bytes, with the same errors: what a JsonElement holds.
         if (typeof(T) == typeof(JsonElement))
         {
