@@ -226,6 +226,10 @@ internal abstract class JsonItemScanner : IDisposable
     /// <returns>The index.</returns>
     protected long TakeIndex() => _nextIndex++;
 
+    /// <summary>Takes the next <paramref name="count"/> indices, for items bound elsewhere.</summary>
+    /// <param name="count">How many items.</param>
+    protected void TakeIndices(int count) => _nextIndex += count;
+
     /// <summary>
     /// Finds the byte at which the reader gave up, from the line and column in its exception. Those count from the
     /// document start only as far as the resumed reader state knows it (a state reused after a one-pass item carries

@@ -21,16 +21,18 @@ public class JsonBindingWorkersTests
     }
 
     [Theory]
-    [InlineData(0)]
-    [InlineData(int.MaxValue)]
-    public async Task ReadAsync_TheScannerBindingEveryBatchOrNone_SameAsOneWorker(int scannerBindsAtWaiting)
+    [InlineData(0, 0)]
+    [InlineData(int.MaxValue, 0)]
+    [InlineData(2, 512)]
+    [InlineData(2, 16)]
+    public async Task ReadAsync_TheScannerBindingEveryBatchOrNoneOrAWorkerAhead_SameAsOneWorker(int scannerBindsAtWaiting, int aheadBytes)
     {
         var items = Enumerable.Range(0, 5_000).Select(i => i % 97 == 3 ? $$"""{"Id":"bad{{i}}"}""" : i % 131 == 5 ? "null" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
         var json = Encoding.UTF8.GetBytes("[" + string.Join(",", items) + "]");
         var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
 
-        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
+        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, scannerBindsAtWaiting, aheadBytes, CancellationToken.None));
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);

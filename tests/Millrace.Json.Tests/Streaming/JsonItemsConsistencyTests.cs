@@ -190,17 +190,18 @@ public class JsonItemsConsistencyTests
         var bound = Describe(await ReadAll(new ChunkedStream(bytes, chunk), typeInfo, workers));
         Assert.True(expected.SequenceEqual(bound), $"input {Encoding.UTF8.GetString(bytes)}, {workers.BindingWorkers} workers:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", bound)}");
 
-        // The scanner binding every batch itself, and none: each path alone gives them too.
-        foreach (var scannerBindsAtWaiting in new[] { 0, int.MaxValue })
+        // The scanner binding every batch itself, and none, and a worker binding a few bytes ahead of it from every item
+        // start it guesses: each path alone gives them too.
+        foreach (var (scannerBindsAtWaiting, aheadBytes) in new[] { (0, 0), (int.MaxValue, 0), (0, random.Next(1, 64)) })
         {
             var results = new List<Result<T>>();
-            await foreach (var item in JsonBindingWorkers<T>.ReadAsync(new ChunkedStream(bytes, chunk), typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None))
+            await foreach (var item in JsonBindingWorkers<T>.ReadAsync(new ChunkedStream(bytes, chunk), typeInfo, workers, scannerBindsAtWaiting, aheadBytes, CancellationToken.None))
             {
                 results.Add(item);
             }
 
             var alone = Describe(results);
-            Assert.True(expected.SequenceEqual(alone), $"input {Encoding.UTF8.GetString(bytes)}, the scanner binding at {scannerBindsAtWaiting} waiting:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", alone)}");
+            Assert.True(expected.SequenceEqual(alone), $"input {Encoding.UTF8.GetString(bytes)}, the scanner binding at {scannerBindsAtWaiting} waiting, {aheadBytes} bytes ahead:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", alone)}");
         }
 
         // Raw items are the items' own bytes, with the same errors: what a JsonElement holds.

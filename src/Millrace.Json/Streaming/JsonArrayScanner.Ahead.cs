@@ -1,0 +1,97 @@
+using System.Text.Json;
+
+namespace Millrace.Json.Streaming;
+
+/// <summary>
+/// Binding ahead, for the binding workers: a worker binds the items of the buffered bytes' second half while the
+/// scanner's own reader binds the first, from a guessed item start that only the scanner's own reading can confirm.
+/// </summary>
+internal sealed partial class JsonArrayScanner
+{
+    /// <summary>Gets the buffered bytes: what <see cref="TryGuessItemAhead"/>'s positions index.</summary>
+    public ReadOnlyMemory<byte> Buffered => Buffer.AsMemory(0, End);
+
+    /// <summary>Gets a value indicating whether the buffered bytes run to the end of the stream.</summary>
+    public bool BufferedToTheEnd => EndOfStream;
+
+    /// <summary>Gets the longest item bound or scanned so far.</summary>
+    public int LargestItem => _largestItem;
+
+    /// <summary>
+    /// Guesses where an object item starts near the middle of the bytes not yet scanned: a <c>{</c> after a comma after
+    /// a <c>}</c>, whitespace aside. Only a guess (those bytes could be inside a string), so the items bound from it
+    /// count only once <see cref="NextItemPosition"/> lands on it. Only between two object items of the selected array,
+    /// once the state after such an item is known, with at least <paramref name="minimumBytes"/> not yet scanned.
+    /// </summary>
+    /// <param name="minimumBytes">The fewest bytes not yet scanned that are worth splitting.</param>
+    /// <param name="maximumBytes">The most bytes the scanner binds before the guess.</param>
+    /// <param name="guess">The buffer position of the guessed item's <c>{</c>.</param>
+    /// <param name="comma">The buffer position of the comma before it.</param>
+    /// <returns><see langword="true"/> when there is a guess.</returns>
+    public bool TryGuessItemAhead(int minimumBytes, int maximumBytes, out int guess, out int comma)
+    {
+        guess = 0;
+        comma = 0;
+        if (!_offerCandidates || _phase != Phase.Items || NextIndex == 0 || _scanNextCandidate
+            || _stateAfterItem[(int)JsonTokenType.StartObject] is null || End - Start < minimumBytes)
+        {
+            return false;
+        }
+
+        var buffer = Buffer;
+        var end = End;
+        for (var position = Start + (Math.Min(end - Start, 2 * maximumBytes) / 2); position < end; position++)
+        {
+            var brace = buffer.AsSpan(position, end - position).IndexOf((byte)'{');
+            if (brace < 0)
+            {
+                return false;
+            }
+
+            position += brace;
+            var before = SkipJsonWhitespaceBack(position - 1);
+            if (before > Start && buffer[before] == (byte)',' && SkipJsonWhitespaceBack(before - 1) is var close && close >= Start && buffer[close] == (byte)'}')
+            {
+                guess = position;
+                comma = before;
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Gets where the next item starts, as far as the bytes after the last one show: past whitespace, a comma and whitespace.</summary>
+    /// <returns>The buffer position.</returns>
+    public int NextItemPosition()
+    {
+        var position = SkipJsonWhitespace(Start);
+        return position < End && Buffer[position] == (byte)',' ? SkipJsonWhitespace(position + 1) : position;
+    }
+
+    /// <summary>
+    /// Passes over <paramref name="count"/> object items that a worker bound, from where <see cref="NextItemPosition"/>
+    /// stands to <paramref name="end"/>, as <see cref="TryAcceptCandidate"/> passes over one.
+    /// </summary>
+    /// <param name="count">How many items.</param>
+    /// <param name="end">The buffer position after the last one.</param>
+    /// <param name="largestItem">The longest of them.</param>
+    public void AcceptItemsAhead(int count, int end, int largestItem)
+    {
+        _state = _stateAfterItem[(int)JsonTokenType.StartObject]!.Value;
+        Start = end;
+        _largestItem = Math.Max(_largestItem, largestItem);
+        TakeIndices(count);
+    }
+
+    private int SkipJsonWhitespaceBack(int position)
+    {
+        var buffer = Buffer;
+        while (position >= 0 && buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
+        {
+            position--;
+        }
+
+        return position;
+    }
+}
