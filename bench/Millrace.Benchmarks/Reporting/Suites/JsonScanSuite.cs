@@ -21,8 +21,10 @@ internal static class JsonScanSuite
         Title = "JSON scanning and multi-core binding",
         Benchmarks = [typeof(JsonScanBenchmarks), typeof(JsonBindingBenchmarks)],
 
-        // One operation reads the whole file (seconds): a few iterations measure it well.
-        WarmupCount = 1,
+        // One operation reads the whole file (seconds): a few iterations measure it well, once the code has reached its
+        // last JIT tier. The two-worker read took several reads to get there (stopwatch, one process: 1.31 s, 1.21 s,
+        // then 368-378 ms three times, then 287-322 ms), so one warmup read measured tiers on the way.
+        WarmupCount = 6,
         IterationCount = 5,
         Targets = Targets,
         Headline = results => new Headline(
