@@ -11,36 +11,32 @@ internal sealed partial class JsonArrayScanner
     /// <summary>Gets the buffered bytes: what <see cref="TryGuessItemAhead"/>'s positions index.</summary>
     public ReadOnlyMemory<byte> Buffered => Buffer.AsMemory(0, End);
 
-    /// <summary>Gets a value indicating whether the buffered bytes run to the end of the stream.</summary>
-    public bool BufferedToTheEnd => EndOfStream;
-
-    /// <summary>Gets the longest item bound or scanned so far.</summary>
-    public int LargestItem => _largestItem;
-
     /// <summary>
     /// Guesses where an object item starts near the middle of the bytes not yet scanned: a <c>{</c> after a comma after
     /// a <c>}</c>, whitespace aside. Only a guess (those bytes could be inside a string), so the items bound from it
     /// count only once <see cref="NextItemPosition"/> lands on it. Only between two object items of the selected array,
-    /// once the state after such an item is known, with at least <paramref name="minimumBytes"/> not yet scanned.
+    /// once the state after such an item is known, with at least <paramref name="windowBytes"/> not yet scanned.
     /// </summary>
-    /// <param name="minimumBytes">The fewest bytes not yet scanned that are worth splitting.</param>
-    /// <param name="maximumBytes">The most bytes the scanner binds before the guess.</param>
+    /// <param name="windowBytes">The most bytes the scanner binds before the guess, and a worker from it.</param>
     /// <param name="guess">The buffer position of the guessed item's <c>{</c>.</param>
     /// <param name="comma">The buffer position of the comma before it.</param>
+    /// <param name="stop">Where the items bound from the guess must start before: <paramref name="windowBytes"/> on, and
+    /// where an item still surely ends inside the buffer, as for a one-pass candidate.</param>
     /// <returns><see langword="true"/> when there is a guess.</returns>
-    public bool TryGuessItemAhead(int minimumBytes, int maximumBytes, out int guess, out int comma)
+    public bool TryGuessItemAhead(int windowBytes, out int guess, out int comma, out int stop)
     {
         guess = 0;
         comma = 0;
+        stop = 0;
         if (!_offerCandidates || _phase != Phase.Items || NextIndex == 0 || _scanNextCandidate
-            || _stateAfterItem[(int)JsonTokenType.StartObject] is null || End - Start < minimumBytes)
+            || _stateAfterItem[(int)JsonTokenType.StartObject] is null || End - Start < windowBytes)
         {
             return false;
         }
 
         var buffer = Buffer;
         var end = End;
-        for (var position = Start + (Math.Min(end - Start, 2 * maximumBytes) / 2); position < end; position++)
+        for (var position = Start + (Math.Min(end - Start, 2 * windowBytes) / 2); position < end; position++)
         {
             var brace = buffer.AsSpan(position, end - position).IndexOf((byte)'{');
             if (brace < 0)
@@ -54,6 +50,7 @@ internal sealed partial class JsonArrayScanner
             {
                 guess = position;
                 comma = before;
+                stop = Math.Min(position + windowBytes, SurelyCompleteBefore);
                 return true;
             }
         }

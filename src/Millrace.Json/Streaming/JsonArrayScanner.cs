@@ -278,17 +278,21 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
         return true;
     }
 
-    private int SkipJsonWhitespace(int position)
+    /// <summary>Gets the position of the first byte at or after <paramref name="position"/> that is not JSON whitespace.</summary>
+    /// <param name="bytes">The bytes.</param>
+    /// <param name="position">Where to start.</param>
+    /// <returns>The position, or the length of <paramref name="bytes"/>.</returns>
+    internal static int SkipJsonWhitespace(ReadOnlySpan<byte> bytes, int position)
     {
-        var buffer = Buffer;
-        var end = End;
-        while (position < end && buffer[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
+        while (position < bytes.Length && bytes[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
         {
             position++;
         }
 
         return position;
     }
+
+    private int SkipJsonWhitespace(int position) => SkipJsonWhitespace(Buffer.AsSpan(0, End), position);
 
     // One-pass binding reads the item with a final-block reader over the rest of the buffer, so it is only tried where
     // the item almost surely ends inside the buffer (a cut-off item would fail and be scanned after all), and only
@@ -298,7 +302,11 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
         && !_scanNextCandidate
         && IsContainerStart(kind)
         && _stateAfterItem[(int)kind] is not null
-        && (EndOfStream || End - itemStart > (2 * _largestItem) + 256);
+        && itemStart < SurelyCompleteBefore;
+
+    // Where an item starting before surely ends inside the buffer: anywhere once the buffer holds the stream's end,
+    // else at least twice the longest item so far (and a little) before the buffer's end.
+    private int SurelyCompleteBefore => EndOfStream ? End : End - ((2 * _largestItem) + 256);
 
     // Near the end of the buffer an item would be scanned twice. When the source fills the buffer on every read
     // (memory, files, fast networks), sliding the buffer and reading ahead is cheaper; a source that delivers less

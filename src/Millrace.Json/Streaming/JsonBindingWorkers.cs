@@ -12,8 +12,8 @@ namespace Millrace.Json.Streaming;
 /// <see cref="JsonStreamOptions.BindingWorkers"/> above 1: the scanner and <c>N - 1</c> workers bind the items, and the
 /// consumer gets the results in order, item by item. With two, where the buffered bytes of an array allow, the worker
 /// binds ahead: from a guessed item start on, in one pass, while the scanner binds the items before the guess itself.
-/// Elsewhere the scanner finds the items' boundaries and copies them into batches for the workers, and binds a batch itself whenever
-/// some wait for them.
+/// Elsewhere the scanner finds the items' boundaries and copies them into batches for the workers, and binds a batch
+/// itself whenever some wait for them.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -67,6 +67,9 @@ internal sealed class JsonBindingWorkers<T>
     private readonly ConcurrentQueue<Batch> _spare = new();
     private readonly int _scannerBindsAtWaiting;
     private readonly int _aheadBytes;
+
+    // The scanner when a worker may bind ahead in its buffer: an array's, with binding ahead on.
+    private readonly JsonArrayScanner? _aheadScanner;
     private readonly JsonConverter<T> _converter;
     private readonly JsonSerializerOptions _serializerOptions;
     private readonly int _maxItemSize;
@@ -78,6 +81,7 @@ internal sealed class JsonBindingWorkers<T>
     {
         _scannerBindsAtWaiting = scannerBindsAtWaiting;
         _aheadBytes = aheadBytes;
+        _aheadScanner = aheadBytes > 0 ? scanner as JsonArrayScanner : null;
         _converter = (JsonConverter<T>)typeInfo.Converter;
         _serializerOptions = typeInfo.Options;
         _maxItemSize = maxItemSize;
@@ -171,11 +175,10 @@ internal sealed class JsonBindingWorkers<T>
         while (true)
         {
             // A worker binds the buffered bytes from a guessed item start on while the scanner binds those before it.
-            if (_ahead is null && _aheadBytes > 0 && _scanner is JsonArrayScanner array
-                && array.TryGuessItemAhead(_aheadBytes, _aheadBytes, out var guess, out var comma))
+            if (_ahead is null && _aheadScanner is { } scanner && scanner.TryGuessItemAhead(_aheadBytes, out var guess, out var comma, out var stop))
             {
                 _ahead = Rent();
-                _ahead.Ahead(array.Buffered, guess, comma, array.BufferedToTheEnd, array.LargestItem, _aheadBytes);
+                _ahead.Ahead(scanner.Buffered, guess, comma, stop);
                 _ahead.Bound = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
                 _work.Writer.TryWrite(_ahead);
 
@@ -211,15 +214,20 @@ internal sealed class JsonBindingWorkers<T>
                         batch.Add(_scanner.Item, _scanner.ItemIndex, _scanner.ItemOffset);
                     }
 
-                    if (_ahead is { } ahead && ((JsonArrayScanner)_scanner).NextItemPosition() is var next && next >= ahead.Guess)
+                    if (_ahead is { } ahead && _aheadScanner!.NextItemPosition() is var next && next >= ahead.Guess)
                     {
                         // The scanner's own reading reached the guess (an item starts there) or passed it (it was
                         // inside an item): only in the first case do the worker's items count.
-                        if (next == ahead.Guess && await ahead.WaitAsync(cancellationToken).ConfigureAwait(false) && ahead.Count > 0)
+                        if (next == ahead.Guess)
+                        {
+                            await ahead.Bound.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+                        }
+
+                        if (next == ahead.Guess && ahead.Count > 0)
                         {
                             // Passed over before the batch is handed on: the consumer recycles it once it has read it.
                             _ahead = null;
-                            ((JsonArrayScanner)_scanner).AcceptItemsAhead(ahead.Count, ahead.AheadEnd, ahead.LargestAhead);
+                            _aheadScanner.AcceptItemsAhead(ahead.Count, ahead.AheadEnd, ahead.LargestAhead);
                             await DispatchAsync(batch, cancellationToken).ConfigureAwait(false);
                             await _ordered.Writer.WriteAsync(ahead, cancellationToken).ConfigureAwait(false);
                             batch = Rent();
@@ -383,10 +391,8 @@ internal sealed class JsonBindingWorkers<T>
         private Slot[] _slots = new Slot[16];
         private ReadOnlyMemory<byte> _buffered;
         private int _comma;
-        private bool _toTheEnd;
-        private int _largestItem;
+        private int _stop;
         private int _claimed;
-        private int _maximumBytes;
 
         public int Count { get; private set; }
 
@@ -411,39 +417,29 @@ internal sealed class JsonBindingWorkers<T>
         /// <summary>Gets the longest item bound ahead.</summary>
         public int LargestAhead { get; private set; }
 
-        /// <summary>Makes this a batch to bind ahead of the scanner from <paramref name="guess"/> in <paramref name="buffered"/>.</summary>
-        public void Ahead(ReadOnlyMemory<byte> buffered, int guess, int comma, bool toTheEnd, int largestItem, int maximumBytes)
+        /// <summary>Makes this a batch to bind ahead of the scanner in <paramref name="buffered"/>: items from <paramref name="guess"/> (after <paramref name="comma"/>) that start before <paramref name="stop"/>.</summary>
+        public void Ahead(ReadOnlyMemory<byte> buffered, int guess, int comma, int stop)
         {
-            _maximumBytes = maximumBytes;
             IsAhead = true;
             _buffered = buffered;
             Guess = guess;
             _comma = comma;
-            _toTheEnd = toTheEnd;
-            _largestItem = largestItem;
+            _stop = stop;
         }
 
         /// <summary>Takes the batch to bind it, or back: whichever comes first (a worker, or the scanner dropping it) has it.</summary>
         public bool TryClaim() => Interlocked.Exchange(ref _claimed, 1) == 0;
 
-        /// <summary>Waits until the worker has bound the batch ahead.</summary>
-        public async ValueTask<bool> WaitAsync(CancellationToken cancellationToken)
-        {
-            await Bound.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
-            return true;
-        }
-
         // Object items bound in one pass from the guess, each checked against the size limit as the scanner does (from
         // the comma before it); the worker stops at anything else (an item that does not bind in one pass, the array's
-        // end, bytes near the end of the buffer that may be cut off), which the scanner then reads itself, so what it
-        // reports is exactly what one worker reports.
+        // end, an item starting past the stop: a window on, or where it might be cut off by the buffer's end), which the
+        // scanner then reads itself, so what it reports is exactly what one worker reports.
         public void BindAhead(JsonBindingWorkers<T> pipeline)
         {
             var bytes = _buffered.Span;
             var position = Guess;
             var comma = _comma;
-            var stop = Math.Min(position + _maximumBytes, _toTheEnd ? bytes.Length : bytes.Length - ((2 * _largestItem) + 256));
-            while (position < stop && bytes[position] == (byte)'{'
+            while (position < _stop && bytes[position] == (byte)'{'
                 && JsonBinder<T>.TryBindInOnePass(bytes[position..], pipeline._converter, pipeline._serializerOptions, pipeline._scanner.ItemReaderOptions, out var value, out var length)
                 && value is not null
                 && position + length - comma <= pipeline._maxItemSize)
@@ -451,13 +447,13 @@ internal sealed class JsonBindingWorkers<T>
                 Add(Result<T>.Success(value));
                 LargestAhead = Math.Max(LargestAhead, length);
                 AheadEnd = position + length;
-                comma = SkipWhitespace(bytes, AheadEnd);
+                comma = JsonArrayScanner.SkipJsonWhitespace(bytes, AheadEnd);
                 if (comma >= bytes.Length || bytes[comma] != (byte)',')
                 {
                     break;
                 }
 
-                position = SkipWhitespace(bytes, comma + 1);
+                position = JsonArrayScanner.SkipJsonWhitespace(bytes, comma + 1);
             }
         }
 
@@ -530,16 +526,6 @@ internal sealed class JsonBindingWorkers<T>
                 Array.Resize(ref results, _slots.Length);
                 Results = results;
             }
-        }
-
-        private static int SkipWhitespace(ReadOnlySpan<byte> bytes, int position)
-        {
-            while (position < bytes.Length && bytes[position] is (byte)' ' or (byte)'\t' or (byte)'\r' or (byte)'\n')
-            {
-                position++;
-            }
-
-            return position;
         }
 
         private readonly record struct Slot(int Start, int Length, long Index, long Offset, bool Known);
