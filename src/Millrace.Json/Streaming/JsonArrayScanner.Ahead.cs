@@ -3,13 +3,16 @@ using System.Text.Json;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// Binding ahead, for the binding workers: a worker binds the items of the buffered bytes' second half while the
-/// scanner's own reader binds the first, from a guessed item start that only the scanner's own reading can confirm.
+/// Binding ahead, for <see cref="JsonAheadReader{T}"/>: a worker binds the items of the buffered bytes' second half
+/// while the reader binds the first, from a guessed item start that only the scanner's own reading can confirm.
 /// </summary>
 internal sealed partial class JsonArrayScanner
 {
     /// <summary>Gets the buffered bytes: what <see cref="TryGuessItemAhead"/>'s positions index.</summary>
     public ReadOnlyMemory<byte> Buffered => Buffer.AsMemory(0, End);
+
+    /// <summary>Gets a value indicating whether an object item has been read, which a guess needs: the reader state after one.</summary>
+    public bool HasObjectItems => _stateAfterItem[(int)JsonTokenType.StartObject] is not null;
 
     /// <summary>
     /// Guesses where an object item starts near the middle of the bytes not yet scanned: a <c>{</c> after a comma after
@@ -29,7 +32,7 @@ internal sealed partial class JsonArrayScanner
         comma = 0;
         stop = 0;
         if (!_offerCandidates || _phase != Phase.Items || NextIndex == 0 || _scanNextCandidate
-            || _stateAfterItem[(int)JsonTokenType.StartObject] is null || End - Start < windowBytes)
+            || !HasObjectItems || End - Start < windowBytes)
         {
             return false;
         }

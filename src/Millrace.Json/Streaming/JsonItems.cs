@@ -47,7 +47,7 @@ public static class JsonItems
         ArgumentNullException.ThrowIfNull(typeInfo);
         var frozen = Freeze(options);
         return frozen.BindingWorkers > 1
-            ? JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, frozen, cancellationToken)
+            ? ReadOnWorkers(utf8Json, typeInfo, frozen, cancellationToken)
             : ReadCore(utf8Json, typeInfo, frozen, cancellationToken);
     }
 
@@ -175,12 +175,18 @@ public static class JsonItems
         }
     }
 
+    // Two workers over an array bind ahead of the reader; more workers, or NDJSON lines, bind batches the scanner finds.
+    private static IAsyncEnumerable<Result<T>> ReadOnWorkers<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
+        options.BindingWorkers == 2 && options.Format == JsonStreamFormat.Array
+            ? JsonAheadReader<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken)
+            : JsonBindingWorkers<T>.ReadAsync(JsonItemScanner.Create(utf8Json, options, typeInfo.Options), typeInfo, options, cancellationToken);
+
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
         if (options.BindingWorkers > 1)
         {
             var bound = new List<T>();
-            await foreach (var item in JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
+            await foreach (var item in ReadOnWorkers(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
             {
                 if (!item.TryGetValue(out var value))
                 {

@@ -124,9 +124,9 @@ public sealed class JsonStreamOptions
 
     /// <summary>
     /// Gets or sets how many workers bind items. With 1, each item is found and bound on the consuming thread, in one pass
-    /// where it can be. With more, the reader and the other workers (on the thread pool) bind them: a worker binds
-    /// ahead in the buffered bytes while the reader binds the items before, or the reader finds items for the workers
-    /// to bind; the results still come in order, item by item, with the same values and errors, and stopping after k items
+    /// where it can be. With 2 over an array of objects, the consuming thread still does, while a worker (on the thread
+    /// pool) binds the items ahead of it in the buffered bytes. Otherwise a reader finds the items for the others to bind,
+    /// and binds some itself; the results still come in order, item by item, with the same values and errors, and stopping after k items
     /// still binds only k items and a bounded few ahead. Worth it when binding, not reading, is the bottleneck: large
     /// inputs of non-trivial records on a machine with idle cores. Applies to <see cref="JsonItems"/>' bound reads;
     /// <see cref="JsonItems.ReadRawAsync"/> binds nothing.

@@ -21,21 +21,53 @@ public class JsonBindingWorkersTests
     }
 
     [Theory]
-    [InlineData(0, 0)]
-    [InlineData(int.MaxValue, 0)]
-    [InlineData(2, 512)]
-    [InlineData(2, 16)]
-    public async Task ReadAsync_TheScannerBindingEveryBatchOrNoneOrAWorkerAhead_SameAsOneWorker(int scannerBindsAtWaiting, int aheadBytes)
+    [InlineData(0)]
+    [InlineData(2)]
+    [InlineData(int.MaxValue)]
+    public async Task ReadAsync_TheScannerBindingEveryBatchOrSomeOrNone_SameAsOneWorker(int scannerBindsAtWaiting)
     {
-        var items = Enumerable.Range(0, 5_000).Select(i => i % 97 == 3 ? $$"""{"Id":"bad{{i}}"}""" : i % 131 == 5 ? "null" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
-        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", items) + "]");
+        var json = MixedPeople();
         var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
 
-        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, scannerBindsAtWaiting, aheadBytes, CancellationToken.None));
+        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(JsonItemScanner.Create(new MemoryStream(json), options, Context.Options), Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);
+    }
+
+    [Theory]
+    [InlineData(16)]
+    [InlineData(512)]
+    [InlineData(64 * 1024)]
+    public async Task ReadAsync_AWorkerBindingAhead_SameAsOneWorker(int aheadBytes)
+    {
+        var json = MixedPeople();
+        var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
+        var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
+
+        var workers = await Describe(JsonAheadReader<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes, CancellationToken.None));
+
+        Assert.Equal(one, workers);
+        Assert.Equal(5_000, workers.Count);
+    }
+
+    [Fact]
+    public async Task ReadAsync_TwoWorkersOverAnArrayOfObjects_StopAfterKReadsABoundedFewAhead()
+    {
+        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 200_000).Select(i => $$"""{"Id":{{i}},"Name":"n{{i}}"}""")) + "]");
+        var stream = new CountingStream(json);
+        var taken = 0;
+        await foreach (var item in JsonItems.ReadAsync(stream, Context.Person, new JsonStreamOptions { BindingWorkers = 2 }))
+        {
+            Assert.Equal(taken, item.Value.Id);
+            if (++taken == 10)
+            {
+                break;
+            }
+        }
+
+        Assert.True(stream.BytesRead <= 4 * JsonStreamConstants.BufferSize, $"read {stream.BytesRead} of {json.Length} bytes for 10 items");
     }
 
     [Fact]
@@ -124,4 +156,7 @@ public class JsonBindingWorkersTests
             return read > 0 ? ValueTask.FromResult(read) : ValueTask.FromException<int>(new IOException("The connection was reset."));
         }
     }
+
+    // People, with items that do not bind and nulls among them.
+    private static byte[] MixedPeople() => Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 5_000).Select(i => i % 97 == 3 ? $$"""{"Id":"bad{{i}}"}""" : i % 131 == 5 ? "null" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""")) + "]");
 }
