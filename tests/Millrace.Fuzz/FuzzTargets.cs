@@ -295,7 +295,7 @@ internal static class FuzzTargets
         JsonStreamOptions Options(int workers) => new() { Format = format, MaxItemSize = Json.MaxItemSize, SkipInvalidLines = format == JsonStreamFormat.Lines, BindingWorkers = workers };
         var elements = Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(1)));
         Agree(elements, Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2))), "binding workers");
-        Agree(elements, Drain(JsonBindingWorkers<JsonElement>.ReadAsync(JsonItemScanner.Create(new MemoryStream(data), Options(2), FuzzJsonContext.Default.Options), FuzzJsonContext.Default.JsonElement, Options(2), scannerBindsAtWaiting: 0, CancellationToken.None)), "binding workers, the scanner binding every batch");
+        Agree(elements, Drain(JsonBindingWorkers<JsonElement>.ReadAsync(new MemoryStream(data), null, FuzzJsonContext.Default.JsonElement, Options(2), scannerBindsAtWaiting: 0, CancellationToken.None)), "binding workers, the scanner binding every batch");
         if (format == JsonStreamFormat.Array)
         {
             Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");

@@ -77,7 +77,8 @@ internal sealed class JsonAheadReader<T>
     {
         using var scanner = new JsonArrayScanner(utf8Json, options, typeInfo.Options);
         var reader = new JsonItemReader<T>(scanner, typeInfo);
-        var pipeline = new JsonAheadReader<T>(scanner, typeInfo, options.MaxItemSize, aheadBytes);
+        // A region is at most a quarter of the buffer, so that a small one (the default's 16 KiB) has regions too.
+        var pipeline = new JsonAheadReader<T>(scanner, typeInfo, options.MaxItemSize, Math.Min(aheadBytes, Math.Max(options.BufferSize / 4, 1)));
         var firstItemRead = false;
         try
         {
@@ -102,7 +103,7 @@ internal sealed class JsonAheadReader<T>
                             if (!scanner.HasObjectItems)
                             {
                                 // Not an array of objects, so there is nothing to guess: the rest goes through batches.
-                                await foreach (var rest in JsonBindingWorkers<T>.ReadAsync(scanner, typeInfo, options, cancellationToken).ConfigureAwait(false))
+                                await foreach (var rest in JsonBindingWorkers<T>.ReadRestAsync(utf8Json, scanner, typeInfo, options, cancellationToken).ConfigureAwait(false))
                                 {
                                     yield return rest;
                                 }
@@ -183,8 +184,15 @@ internal sealed class JsonAheadReader<T>
         }
 
         SpinUntil(static region => region.Bound.Task.IsCompleted, ahead);
-        await ahead.Bound.Task.ConfigureAwait(false);
         _ahead = null;
+        if (ahead.TryClaim())
+        {
+            // The worker has not taken it yet (a busy thread pool): the reader reads those items itself, and never
+            // waits for a thread it cannot count on.
+            return null;
+        }
+
+        await ahead.Bound.Task.ConfigureAwait(false);
         if (ahead.Count == 0)
         {
             ahead.Clear();
@@ -212,11 +220,17 @@ internal sealed class JsonAheadReader<T>
 
     private async ValueTask StopAsync()
     {
-        await DropAsync().ConfigureAwait(false);
-        _regions.Writer.TryComplete();
-        if (_worker is not null)
+        try
         {
-            await _worker.ConfigureAwait(false);
+            await DropAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            _regions.Writer.TryComplete();
+            if (_worker is not null)
+            {
+                await _worker.ConfigureAwait(false);
+            }
         }
     }
 

@@ -63,18 +63,33 @@ internal sealed class JsonBindingWorkers<T>
     }
 
     /// <summary>Streams the items' results in order, binding them on <see cref="JsonStreamOptions.BindingWorkers"/> workers.</summary>
-    /// <param name="scanner">The scanner, at the start or after items already read; disposed when reading ends.</param>
+    /// <param name="utf8Json">The UTF-8 JSON source.</param>
+    /// <param name="typeInfo">Type information for <typeparamref name="T"/>.</param>
+    /// <param name="options">Format, path and limits.</param>
+    /// <param name="cancellationToken">Cancels reading.</param>
+    /// <returns>The items' results, in order.</returns>
+    public static IAsyncEnumerable<Result<T>> ReadAsync(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
+        ReadAsync(utf8Json, null, typeInfo, options, ScannerBindsAtWaiting, cancellationToken);
+
+    /// <summary>Streams the rest of the items' results, from a scanner that has read some already.</summary>
+    /// <param name="utf8Json">The UTF-8 JSON source <paramref name="scanner"/> reads.</param>
+    /// <param name="scanner">The scanner; disposed when reading ends.</param>
     /// <param name="typeInfo">Type information for <typeparamref name="T"/>.</param>
     /// <param name="options">The options the scanner was made with.</param>
     /// <param name="cancellationToken">Cancels reading.</param>
     /// <returns>The rest of the items' results, in order.</returns>
-    public static IAsyncEnumerable<Result<T>> ReadAsync(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
-        ReadAsync(scanner, typeInfo, options, ScannerBindsAtWaiting, cancellationToken);
+    public static IAsyncEnumerable<Result<T>> ReadRestAsync(Stream utf8Json, JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
+        ReadAsync(utf8Json, scanner, typeInfo, options, ScannerBindsAtWaiting, cancellationToken);
 
-    /// <summary>Streams the items' results as <see cref="ReadAsync(JsonItemScanner, JsonTypeInfo{T}, JsonStreamOptions, CancellationToken)"/> does, the scanner binding a batch whenever <paramref name="scannerBindsAtWaiting"/> wait for the workers (0: every batch; <see cref="int.MaxValue"/>: none), so tests can take either path at will.</summary>
-    internal static async IAsyncEnumerable<Result<T>> ReadAsync(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, int scannerBindsAtWaiting, [EnumeratorCancellation] CancellationToken cancellationToken)
+    /// <summary>
+    /// Streams the items' results as <see cref="ReadAsync(Stream, JsonTypeInfo{T}, JsonStreamOptions, CancellationToken)"/> does
+    /// (from <paramref name="scanner"/> on, if any; otherwise from a scanner of its own, made for each enumeration), the
+    /// scanner binding a batch whenever <paramref name="scannerBindsAtWaiting"/> wait for the workers (0: every batch;
+    /// <see cref="int.MaxValue"/>: none), so tests can take either path at will.
+    /// </summary>
+    internal static async IAsyncEnumerable<Result<T>> ReadAsync(Stream utf8Json, JsonItemScanner? scanner, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, int scannerBindsAtWaiting, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var pipeline = new JsonBindingWorkers<T>(scanner, typeInfo, options.BindingWorkers, scannerBindsAtWaiting);
+        var pipeline = new JsonBindingWorkers<T>(scanner ?? JsonItemScanner.Create(utf8Json, options, typeInfo.Options), typeInfo, options.BindingWorkers, scannerBindsAtWaiting);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
 
         // The scanner and N - 1 workers: N threads bind.

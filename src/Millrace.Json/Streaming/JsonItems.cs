@@ -179,7 +179,7 @@ public static class JsonItems
     private static IAsyncEnumerable<Result<T>> ReadOnWorkers<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
         options.BindingWorkers == 2 && options.Format == JsonStreamFormat.Array
             ? JsonAheadReader<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken)
-            : JsonBindingWorkers<T>.ReadAsync(JsonItemScanner.Create(utf8Json, options, typeInfo.Options), typeInfo, options, cancellationToken);
+            : JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken);
 
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {

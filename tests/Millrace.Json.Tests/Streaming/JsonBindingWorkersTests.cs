@@ -30,7 +30,7 @@ public class JsonBindingWorkersTests
         var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
 
-        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(JsonItemScanner.Create(new MemoryStream(json), options, Context.Options), Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
+        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), null, Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);
@@ -50,6 +50,47 @@ public class JsonBindingWorkersTests
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);
+    }
+
+    [Theory]
+    [InlineData(2, JsonStreamFormat.Array)]
+    [InlineData(3, JsonStreamFormat.Array)]
+    [InlineData(2, JsonStreamFormat.Lines)]
+    public async Task ReadAsync_TheSameSequenceEnumeratedTwice_SameItemsEachTime(int workers, JsonStreamFormat format)
+    {
+        var people = Enumerable.Range(0, 3_000).Select(i => $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
+        var json = Encoding.UTF8.GetBytes(format == JsonStreamFormat.Array ? "[" + string.Join(",", people) + "]" : string.Join("\n", people));
+        var stream = new MemoryStream(json);
+        var items = JsonItems.ReadAsync(stream, Context.Person, new JsonStreamOptions { BindingWorkers = workers, Format = format });
+
+        var first = await Describe(items);
+        stream.Position = 0;
+        var second = await Describe(items);
+
+        Assert.Equal(3_000, first.Count);
+        Assert.Equal(first, second);
+    }
+
+    [Fact]
+    public async Task ReadAsync_StopAfterEachKWithAWorkerBindingAhead_TheFirstKItems()
+    {
+        var json = MixedPeople();
+        var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
+        var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 64 * 1024 };
+        for (var k = 1; k <= 200; k += 7)
+        {
+            var taken = new List<string>();
+            await foreach (var item in JsonAheadReader<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes: 512, CancellationToken.None))
+            {
+                taken.Add(Line(item));
+                if (taken.Count == k)
+                {
+                    break;
+                }
+            }
+
+            Assert.Equal(one.Take(k), taken);
+        }
     }
 
     [Fact]
@@ -133,11 +174,14 @@ public class JsonBindingWorkersTests
         var lines = new List<string>();
         await foreach (var item in items)
         {
-            lines.Add(item.IsSuccess ? $"ok {item.Value}" : $"{item.Error.Code} {item.Error.ByteOffset} {item.Error.ItemIndex} {item.Error.Path} {item.Error.Message}");
+            lines.Add(Line(item));
         }
 
         return lines;
     }
+
+    private static string Line<T>(Result<T> item) =>
+        item.IsSuccess ? $"ok {item.Value}" : $"{item.Error.Code} {item.Error.ByteOffset} {item.Error.ItemIndex} {item.Error.Path} {item.Error.Message}";
 
     /// <summary>Gives its bytes, then fails the next read as a broken connection would; not seekable, so its end is not known early.</summary>
     private sealed class FailingStream(byte[] bytes) : MemoryStream(bytes)

@@ -194,7 +194,7 @@ public class JsonItemsConsistencyTests
         // reader from every item start it guesses: each path alone gives them too.
         foreach (var scannerBindsAtWaiting in new[] { 0, int.MaxValue })
         {
-            var alone = Describe(await Drain(JsonBindingWorkers<T>.ReadAsync(JsonItemScanner.Create(new ChunkedStream(bytes, chunk), workers, typeInfo.Options), typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None)));
+            var alone = Describe(await Drain(JsonBindingWorkers<T>.ReadAsync(new ChunkedStream(bytes, chunk), null, typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None)));
             Assert.True(expected.SequenceEqual(alone), $"input {Encoding.UTF8.GetString(bytes)}, the scanner binding at {scannerBindsAtWaiting} waiting:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", alone)}");
         }
 
