@@ -7,9 +7,9 @@ using System.Threading.Channels;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// <see cref="JsonStreamOptions.BindingWorkers"/> above 1 (but 2 over an array of objects: <see cref="JsonAheadReader{T}"/>): one scanner finds the items' boundaries (the tokenizer's
-/// work, several times cheaper than binding) and copies them into batches, <c>N - 1</c> workers bind the batches, and
-/// the consumer gets the results in order, item by item. The scanner is the <c>N</c>th worker: while a batch waits for
+/// <see cref="JsonStreamOptions.BindingWorkers"/> above 1 (but 2 over an array of objects: <see cref="JsonAheadReader{T}"/>):
+/// one scanner finds the items' boundaries (the tokenizer's work, several times cheaper than binding) and copies them
+/// into batches, <c>N - 1</c> workers bind the batches, and the consumer gets the results in order, item by item. The scanner is the <c>N</c>th worker: while a batch waits for
 /// the others, it binds its next batch itself, in one pass as the one-worker path does.
 /// </summary>
 /// <remarks>
