@@ -18,9 +18,12 @@ namespace Millrace.Json.Streaming;
 /// The guess is a <c>{</c> after a comma after a <c>}</c> near the middle of the bytes not yet read, at most
 /// <see cref="AheadBytes"/> on. It counts only when the reader's own reading lands on it; then the reader hands over the
 /// items bound ahead and goes on after them. When it does not (the bytes were inside a string), they are dropped. The
-/// worker stops at anything but a clean object item (one that does not bind in one pass, is over the size limit, or is
-/// near the end of the buffer), which the reader then reads itself, so values and errors are exactly the one-worker
-/// path's. Stopping after k items binds k items and at most a region ahead.
+/// worker binds from the guess until the reader reaches it, then stops after the item it is binding, so each side binds
+/// what its speed allows in the same time and neither waits for the other longer than one item. It stops sooner at
+/// <see cref="ReachRegions"/> regions on, or at anything but a clean object item (one that does not bind in one pass,
+/// is over the size limit, or is near the end of the buffer), which the reader then reads itself, so values and errors
+/// are exactly the one-worker path's. Stopping after k items binds k items and at most
+/// <see cref="ReachRegions"/> regions ahead.
 /// </para>
 /// <para>
 /// Every item is read once, and only the items bound ahead wait for the consumer. Handing every item through batches to
@@ -37,6 +40,13 @@ internal sealed class JsonAheadReader<T>
     // How far the worker binds ahead of the reader, and the reader before it: about 64 items of 1 KB each. Regions of
     // 128 KB and more, or the whole buffer at once, kept more bound values waiting to be promoted, and measured slower.
     private const int AheadBytes = 64 * 1024;
+
+    // The most regions a worker binds from its guess before the reader reaches it: more than the worker binds in the
+    // time the reader binds one (about 1.2 on the benchmark's VM, where the reader also hands the items over), few
+    // enough that a slow consumer keeps few bound values waiting. Counted on that VM, when the worker stopped at one
+    // region the two sides waited for each other about 60 ms of a 320 ms read; binding until halted, about 35 ms,
+    // most of it the worker waiting for the buffer's refills.
+    private const int ReachRegions = 4;
 
     // About two regions' binding: longer than either side normally waits for the other, short enough that a consumer
     // slower than the worker wastes little of the worker's core.
@@ -154,7 +164,7 @@ internal sealed class JsonAheadReader<T>
     // Gives the worker the items from a guessed start on, when the buffered bytes allow one.
     private Region? TryStartRegion()
     {
-        if (!_scanner.TryGuessItemAhead(_aheadBytes, out var guess, out var comma, out var stop))
+        if (!_scanner.TryGuessItemAhead(_aheadBytes, ReachRegions * _aheadBytes, out var guess, out var comma, out var stop))
         {
             return null;
         }
@@ -183,6 +193,8 @@ internal sealed class JsonAheadReader<T>
             return null;
         }
 
+        // The worker stops after the item it is binding, which the reader waits for.
+        ahead.Halt();
         SpinUntil(static region => region.Bound.Task.IsCompleted, ahead);
         _ahead = null;
         if (ahead.TryClaim())
@@ -205,12 +217,13 @@ internal sealed class JsonAheadReader<T>
         return ahead;
     }
 
-    // A region taken back before the worker took it is the worker's to skip; one it took is waited for.
+    // A region taken back before the worker took it is the worker's to skip; one it took is stopped and waited for.
     private async ValueTask DropAsync()
     {
         if (_ahead is { } ahead)
         {
             _ahead = null;
+            ahead.Halt();
             if (!ahead.TryClaim())
             {
                 await ahead.Bound.Task.ConfigureAwait(false);
@@ -260,6 +273,9 @@ internal sealed class JsonAheadReader<T>
         private int _stop;
         private int _claimed;
 
+        // Set by the reader once it needs the items bound so far: the worker binds no further item.
+        private volatile bool _halted;
+
         public Result<T>[] Results { get; private set; } = new Result<T>[64];
 
         public int Count { get; private set; }
@@ -283,16 +299,20 @@ internal sealed class JsonAheadReader<T>
             _comma = comma;
             _stop = stop;
             _claimed = 0;
+            _halted = false;
             Bound = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         }
 
         /// <summary>Takes the region to bind it, or back: whichever comes first (the worker, or the reader dropping it) has it.</summary>
         public bool TryClaim() => Interlocked.Exchange(ref _claimed, 1) == 0;
 
+        /// <summary>Stops the binding after the item being bound.</summary>
+        public void Halt() => _halted = true;
+
         // Object items bound in one pass from the guess, each checked against the size limit as the scanner does (from
-        // the comma before it); the worker stops at anything else (an item that does not bind in one pass, the array's
-        // end, an item starting past the stop: a region on, or where it might be cut off by the buffer's end), which the
-        // reader then reads itself, so what it reports is exactly what one worker reports.
+        // the comma before it), until halted; the worker stops at anything else (an item that does not bind in one pass,
+        // the array's end, an item starting past the stop: the reach, or where it might be cut off by the buffer's end),
+        // which the reader then reads itself, so what it reports is exactly what one worker reports.
         public void Bind(JsonAheadReader<T> pipeline)
         {
             try
@@ -300,7 +320,7 @@ internal sealed class JsonAheadReader<T>
                 var bytes = _buffered.Span;
                 var position = Guess;
                 var comma = _comma;
-                while (position < _stop && bytes[position] == (byte)'{'
+                while (position < _stop && !_halted && bytes[position] == (byte)'{'
                     && JsonBinder<T>.TryBindInOnePass(bytes[position..], pipeline._converter, pipeline._serializerOptions, pipeline._scanner.ItemReaderOptions, out var value, out var length)
                     && value is not null
                     && position + length - comma <= pipeline._maxItemSize)

@@ -20,13 +20,14 @@ internal sealed partial class JsonArrayScanner
     /// count only once <see cref="NextItemPosition"/> lands on it. Only between two object items of the selected array,
     /// once the state after such an item is known, with at least <paramref name="windowBytes"/> not yet scanned.
     /// </summary>
-    /// <param name="windowBytes">The most bytes the scanner binds before the guess, and a worker from it.</param>
+    /// <param name="windowBytes">The most bytes the scanner binds before the guess.</param>
+    /// <param name="reachBytes">The most bytes a worker binds from the guess.</param>
     /// <param name="guess">The buffer position of the guessed item's <c>{</c>.</param>
     /// <param name="comma">The buffer position of the comma before it.</param>
-    /// <param name="stop">Where the items bound from the guess must start before: <paramref name="windowBytes"/> on, and
+    /// <param name="stop">Where the items bound from the guess must start before: <paramref name="reachBytes"/> on, and
     /// where an item still surely ends inside the buffer, as for a one-pass candidate.</param>
     /// <returns><see langword="true"/> when there is a guess.</returns>
-    public bool TryGuessItemAhead(int windowBytes, out int guess, out int comma, out int stop)
+    public bool TryGuessItemAhead(int windowBytes, int reachBytes, out int guess, out int comma, out int stop)
     {
         guess = 0;
         comma = 0;
@@ -53,7 +54,7 @@ internal sealed partial class JsonArrayScanner
             {
                 guess = position;
                 comma = before;
-                stop = Math.Min(position + windowBytes, SurelyCompleteBefore);
+                stop = Math.Min(position + reachBytes, SurelyCompleteBefore);
                 return true;
             }
         }

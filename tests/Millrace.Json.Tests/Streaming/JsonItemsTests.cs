@@ -229,6 +229,36 @@ public class JsonItemsTests
         Assert.Equal(10, CountedItem.Created);
     }
 
+    // In this class rather than with the other binding-worker tests, since CountedItem's count is shared: a class's tests
+    // run one at a time.
+    [Fact]
+    public async Task ReadAsync_TakeKWithAWorkerBindingAhead_BindsAtMostItsReachMore()
+    {
+        var json = "[" + string.Join(",", Enumerable.Range(0, 200_000).Select(i => $$"""{"Id":{{i}}}""")) + "]";
+        var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 64 * 1024 };
+        CountedItem.Reset();
+        var taken = 0;
+        await foreach (var item in JsonAheadReader<CountedItem>.ReadAsync(Utf8(json), Context.CountedItem, options, aheadBytes: 512, CancellationToken.None))
+        {
+            Assert.Equal(taken, item.Value.Id);
+            if (++taken == 2)
+            {
+                // The worker has its region once the first item is read: time for it to bind as far as it may, which the
+                // reader does not reach before it stops.
+                await Task.Delay(50);
+            }
+
+            if (taken == 10)
+            {
+                break;
+            }
+        }
+
+        // The 10 taken, and the worker's at most 4 regions of 512 bytes, in items of 10 bytes and more with their commas
+        // (where binding on to the buffer's end would be thousands).
+        Assert.InRange(CountedItem.Created, 10, 10 + (4 * 512 / 10) + 1);
+    }
+
     [Fact]
     public async Task ReadAsync_TakeKFromEndlessArray_ReadsOnlyAFewBuffers()
     {
