@@ -124,6 +124,7 @@ internal sealed class JsonAheadReader<T>
 
                         if (await pipeline.TryTakeRegionAsync().ConfigureAwait(false) is { } bound)
                         {
+                            reader.PassedItemsBound();
                             for (var i = 0; i < bound.Count; i++)
                             {
                                 cancellationToken.ThrowIfCancellationRequested();

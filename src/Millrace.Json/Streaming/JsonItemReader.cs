@@ -17,6 +17,9 @@ internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T>
     // would otherwise pay for two exceptions per item, one in the single pass and one in the careful binding.
     private bool _lastItemFailed;
 
+    /// <summary>Notes that the items just passed over were bound elsewhere, all of them in one pass, so the next one may be too.</summary>
+    public void PassedItemsBound() => _lastItemFailed = false;
+
     /// <summary>Reads the next item from the buffered bytes.</summary>
     /// <param name="item">The item's value or error, when the step is <see cref="ScanStep.Item"/>.</param>
     /// <returns><see cref="ScanStep.Item"/>, <see cref="ScanStep.NeedMoreData"/> or <see cref="ScanStep.End"/>.</returns>
