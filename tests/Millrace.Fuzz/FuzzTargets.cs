@@ -301,6 +301,12 @@ internal static class FuzzTargets
             Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");
         }
         Agree(elements, Drain(JsonItems.ReadRawAsync(new MemoryStream(data), Options(1))), "raw items");
+
+        // A 16-byte buffer: every read fills it, so from the third on each is read ahead, and the buffers swapped or
+        // the bytes copied, by the length of what is left unconsumed.
+        var small = Options(1);
+        small.BufferSize = 16;
+        Agree(elements, Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, small)), "a 16-byte buffer, read ahead");
         Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.FuzzRecord, Options(1)));
     }
 

@@ -123,3 +123,38 @@ public sealed class EndlessArrayStream : ReadOnlyTestStream
         return count;
     }
 }
+
+/// <summary>
+/// Serves its bytes in reads that complete later, on the thread pool, as a file's or a socket's do; after
+/// <c>hangAfter</c> bytes, a read waits until it is cancelled.
+/// </summary>
+public sealed class AsynchronousStream(byte[] data, int hangAfter = int.MaxValue) : ReadOnlyTestStream
+{
+    private int _position;
+
+    public bool ReadCancelled { get; private set; }
+
+    public override int Read(Span<byte> buffer) => throw new NotSupportedException("Read asynchronously.");
+
+    public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        await Task.Yield();
+        if (_position >= hangAfter)
+        {
+            try
+            {
+                await Task.Delay(Timeout.Infinite, cancellationToken);
+            }
+            catch (OperationCanceledException)
+            {
+                ReadCancelled = true;
+                throw;
+            }
+        }
+
+        var count = Math.Min(buffer.Length, data.Length - _position);
+        data.AsSpan(_position, count).CopyTo(buffer.Span);
+        _position += count;
+        return count;
+    }
+}

@@ -21,6 +21,8 @@ internal abstract class JsonItemScanner : IDisposable
     private long _nextIndex;
     private bool _startChecked;
     private bool _done;
+    private StreamReadAhead? _readAhead;
+    private int _fullReads;
 
     /// <summary>Initializes a scanner over <paramref name="stream"/>.</summary>
     /// <param name="stream">The UTF-8 JSON source.</param>
@@ -137,25 +139,48 @@ internal abstract class JsonItemScanner : IDisposable
         return _done ? ScanStep.End : Scan();
     }
 
-    /// <summary>Reads more bytes from the stream, first making room by dropping what was consumed.</summary>
+    /// <summary>
+    /// Reads more bytes from the stream, first making room by dropping what was consumed. Once the stream has filled
+    /// the room twice, each fill starts the next read ahead (<see cref="StreamReadAhead"/>), which the next fill takes.
+    /// </summary>
     /// <param name="cancellationToken">Cancels the read.</param>
     /// <returns>A task that completes when bytes were read or the stream ended.</returns>
     public async ValueTask FillAsync(CancellationToken cancellationToken)
     {
-        _bufferOffset += ReadBuffer.Compact(_buffer, ref _start, ref _end);
-        if (_end == _buffer.Length)
+        if (_readAhead is { HasBytes: true } readAhead)
         {
-            Grow();
+            await readAhead.WaitAsync(cancellationToken).ConfigureAwait(false);
+            var filledRoom = false;
+            if (!readAhead.TrySwap(ref _buffer, ref _start, ref _end, ref _bufferOffset))
+            {
+                MakeRoom();
+                var room = _buffer.Length - _end;
+                var copied = readAhead.Take(_buffer.AsSpan(_end));
+                _end += copied;
+                filledRoom = copied == room;
+            }
+
+            LastReadFilledBuffer = filledRoom || readAhead.FilledRoom;
+            EndOfStream = readAhead.EndOfStream;
+        }
+        else
+        {
+            MakeRoom();
+            var space = _buffer.Length - _end;
+            var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
+            LastReadFilledBuffer = read == space;
+            _end += read;
+
+            // A seekable stream says when it is exhausted without another read, which lets the last items be read as
+            // the final block: in one pass, instead of scanned and then bound.
+            EndOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
         }
 
-        var space = _buffer.Length - _end;
-        var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
-        LastReadFilledBuffer = read == space;
-        _end += read;
-
-        // A seekable stream says when it is exhausted without another read, which lets the last items be read as
-        // the final block: in one pass, instead of scanned and then bound.
-        EndOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
+        // Counted up to 2 only: an endless feed must not wrap the count around.
+        if (!EndOfStream && LastReadFilledBuffer && (_fullReads = Math.Min(_fullReads + 1, 2)) == 2 && _readAhead?.HasBytes != true)
+        {
+            (_readAhead ??= new StreamReadAhead(_stream, _buffer.Length)).Start();
+        }
     }
 
     /// <summary>
@@ -170,9 +195,11 @@ internal abstract class JsonItemScanner : IDisposable
     /// <summary>Makes the next step scan the candidate item instead, which finds and reports whatever went wrong.</summary>
     public virtual void RejectCandidate() => throw new InvalidOperationException("This scanner offers no candidates.");
 
-    /// <summary>Returns the buffer to the pool.</summary>
+    /// <summary>Returns the buffers to the pool, and stops a read ahead.</summary>
     public void Dispose()
     {
+        _readAhead?.Dispose();
+        _readAhead = null;
         var buffer = _buffer;
         _buffer = [];
         if (buffer.Length > 0)
@@ -309,6 +336,15 @@ internal abstract class JsonItemScanner : IDisposable
         }
 
         return (0, 0);
+    }
+
+    private void MakeRoom()
+    {
+        _bufferOffset += ReadBuffer.Compact(_buffer, ref _start, ref _end);
+        if (_end == _buffer.Length)
+        {
+            Grow();
+        }
     }
 
     private void Grow()
