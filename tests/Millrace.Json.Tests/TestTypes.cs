@@ -125,14 +125,20 @@ public sealed class EndlessArrayStream : ReadOnlyTestStream
 }
 
 /// <summary>
-/// Serves its bytes in reads that complete later, on the thread pool, as a file's or a socket's do; after
-/// <c>hangAfter</c> bytes, a read waits until it is cancelled.
+/// A seekable stream (as a file is) whose reads complete later, on the thread pool; after <c>hangAfter</c> bytes, a read
+/// waits until it is cancelled.
 /// </summary>
 public sealed class AsynchronousStream(byte[] data, int hangAfter = int.MaxValue) : ReadOnlyTestStream
 {
     private int _position;
 
     public bool ReadCancelled { get; private set; }
+
+    public override bool CanSeek => true;
+
+    public override long Length => data.Length;
+
+    public override long Position { get => _position; set => throw new NotSupportedException(); }
 
     public override int Read(Span<byte> buffer) => throw new NotSupportedException("Read asynchronously.");
 

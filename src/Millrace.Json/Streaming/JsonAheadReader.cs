@@ -85,7 +85,8 @@ internal sealed class JsonAheadReader<T>
     /// <summary>Streams the items' results as <see cref="ReadAsync(Stream, JsonTypeInfo{T}, JsonStreamOptions, CancellationToken)"/> does, the worker binding up to <paramref name="aheadBytes"/> ahead, so tests can make the regions small.</summary>
     internal static async IAsyncEnumerable<Result<T>> ReadAsync(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, int aheadBytes, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var scanner = new JsonArrayScanner(utf8Json, options, typeInfo.Options);
+        var scanner = new JsonArrayScanner(utf8Json, options, typeInfo.Options);
+        await using var scannerLifetime = scanner.ConfigureAwait(false);
         var reader = new JsonItemReader<T>(scanner, typeInfo);
         // A region is at most a quarter of the buffer, so that a small one (the default's 16 KiB) has regions too.
         var pipeline = new JsonAheadReader<T>(scanner, typeInfo, options.MaxItemSize, Math.Min(aheadBytes, Math.Max(options.BufferSize / 4, 1)));

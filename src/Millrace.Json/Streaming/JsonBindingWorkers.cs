@@ -133,7 +133,7 @@ internal sealed class JsonBindingWorkers<T>
     {
         try
         {
-            using (_scanner)
+            await using (_scanner.ConfigureAwait(false))
             {
                 var batch = Rent();
                 var target = 1;

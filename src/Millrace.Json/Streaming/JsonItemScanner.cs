@@ -11,7 +11,7 @@ namespace Millrace.Json.Streaming;
 /// <see cref="JsonArrayScanner"/> for the items of an array (the root, or the one a path selects) and
 /// <see cref="JsonLinesScanner"/> for NDJSON lines.
 /// </summary>
-internal abstract class JsonItemScanner : IDisposable
+internal abstract class JsonItemScanner : IAsyncDisposable
 {
     private readonly Stream _stream;
     private byte[] _buffer;
@@ -140,8 +140,9 @@ internal abstract class JsonItemScanner : IDisposable
     }
 
     /// <summary>
-    /// Reads more bytes from the stream, first making room by dropping what was consumed. Once the stream has filled
-    /// the room twice, each fill starts the next read ahead (<see cref="StreamReadAhead"/>), which the next fill takes.
+    /// Reads more bytes from the stream, first making room by dropping what was consumed. Once a seekable stream has
+    /// filled the room twice, each fill whose read filled it starts the next read ahead (<see cref="StreamReadAhead"/>),
+    /// which the next fill takes.
     /// </summary>
     /// <param name="cancellationToken">Cancels the read.</param>
     /// <returns>A task that completes when bytes were read or the stream ended.</returns>
@@ -176,10 +177,11 @@ internal abstract class JsonItemScanner : IDisposable
             EndOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
         }
 
-        // Counted up to 2 only: an endless feed must not wrap the count around.
-        if (!EndOfStream && LastReadFilledBuffer && (_fullReads = Math.Min(_fullReads + 1, 2)) == 2 && _readAhead?.HasBytes != true)
+        // Only from a seekable stream (a file, memory), whose reads never wait for a producer, so that the enumeration's
+        // end can wait for a read still running. Counted up to 2 only: a long stream must not wrap the count around.
+        if (!EndOfStream && LastReadFilledBuffer && _stream.CanSeek && (_fullReads = Math.Min(_fullReads + 1, 2)) == 2 && _readAhead?.HasBytes != true)
         {
-            (_readAhead ??= new StreamReadAhead(_stream, _buffer.Length)).Start();
+            (_readAhead ??= new StreamReadAhead(_stream, Options.BufferSize)).Start();
         }
     }
 
@@ -195,11 +197,16 @@ internal abstract class JsonItemScanner : IDisposable
     /// <summary>Makes the next step scan the candidate item instead, which finds and reports whatever went wrong.</summary>
     public virtual void RejectCandidate() => throw new InvalidOperationException("This scanner offers no candidates.");
 
-    /// <summary>Returns the buffers to the pool, and stops a read ahead.</summary>
-    public void Dispose()
+    /// <summary>Stops a read ahead, and returns the buffers to the pool.</summary>
+    /// <returns>A task that completes once the stream is no longer read.</returns>
+    public async ValueTask DisposeAsync()
     {
-        _readAhead?.Dispose();
-        _readAhead = null;
+        if (_readAhead is { } readAhead)
+        {
+            _readAhead = null;
+            await readAhead.DisposeAsync().ConfigureAwait(false);
+        }
+
         var buffer = _buffer;
         _buffer = [];
         if (buffer.Length > 0)

@@ -156,7 +156,8 @@ public static class JsonItems
 
     private static async IAsyncEnumerable<Result<T>> ReadCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        using var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options);
+        var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options);
+        await using var scannerLifetime = scanner.ConfigureAwait(false);
         var reader = new JsonItemReader<T>(scanner, typeInfo);
         while (true)
         {
@@ -200,7 +201,8 @@ public static class JsonItems
         }
 
         var documentSize = WholeDocumentSize(utf8Json, options, typeInfo.Options);
-        using var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options, documentSize + 1);
+        var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options, documentSize + 1);
+        await using var scannerLifetime = scanner.ConfigureAwait(false);
 
         // Only a top-level array has a size, so only an array scanner is asked for the whole document.
         if (documentSize is not null && scanner is JsonArrayScanner array)

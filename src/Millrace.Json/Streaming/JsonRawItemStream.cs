@@ -37,11 +37,7 @@ internal sealed class JsonRawItemStream(Stream utf8Json, JsonStreamOptions optio
             return found is { } done ? new ValueTask<bool>(done) : RefillAsync();
         }
 
-        public ValueTask DisposeAsync()
-        {
-            scanner.Dispose();
-            return ValueTask.CompletedTask;
-        }
+        public ValueTask DisposeAsync() => scanner.DisposeAsync();
 
         private async ValueTask<bool> RefillAsync()
         {

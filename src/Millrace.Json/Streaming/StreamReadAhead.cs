@@ -10,12 +10,14 @@ namespace Millrace.Json.Streaming;
 /// <remarks>
 /// Refills took about 33 ms of a 500 ms read of the binding benchmark's 100 MB file (1 MiB buffer, 2-core VM), all of it
 /// on the scanner's path, and with two workers both stood idle meanwhile; a read ahead whose bytes were then copied into
-/// the scanner's buffer took as long, so the buffers are swapped instead. Started only once the stream has filled the
-/// room twice, so a small input, or a consumer that stops after a few items, reads no more than before; the reserved head
-/// is a quarter of the buffer, at most 64 KiB, and unconsumed bytes that do not fit it (an item longer than that, cut by
-/// the buffer's end) are copied the other way instead.
+/// the scanner's buffer took as long, so the buffers are swapped instead. The reserved head is a quarter of the buffer,
+/// at most 64 KiB; unconsumed bytes that do not fit it (an item longer than that, cut by the buffer's end), or a scanner
+/// buffer grown past this one for a long item, get the read bytes copied in instead, so the read ahead never holds more
+/// than the buffer it was made with. The scanner reads ahead only from seekable streams (files, memory), whose reads
+/// never wait for a producer: disposing waits for a read still running (cancelled first), so the caller has the stream
+/// back when the enumeration ends, and that wait is short.
 /// </remarks>
-internal sealed class StreamReadAhead : IDisposable
+internal sealed class StreamReadAhead : IAsyncDisposable
 {
     private const int MaxReserve = 64 * 1024;
 
@@ -55,11 +57,16 @@ internal sealed class StreamReadAhead : IDisposable
         _start = _reserve;
         _end = _reserve;
 
-        _pending = ReadAsync(_buffer.AsMemory(_reserve), _cancel.Token);
+        // On the thread pool even when the stream reads synchronously (a file opened without FileOptions.Asynchronous
+        // does), so the read always overlaps the scanning; a task, since it is kept past this fill and waited for with a
+        // token, and holds whatever the stream throws for the fill that needs the bytes.
+        var buffer = _buffer.AsMemory(_reserve);
+        var token = _cancel.Token;
+        _pending = Task.Run(() => _stream.ReadAsync(buffer, token).AsTask(), CancellationToken.None);
     }
 
     /// <summary>Waits for the read, when one runs.</summary>
-    /// <param name="cancellationToken">Stops the wait; the read itself is cancelled on <see cref="Dispose"/>.</param>
+    /// <param name="cancellationToken">Stops the wait; the read itself is cancelled on <see cref="DisposeAsync"/>.</param>
     /// <returns>A task that completes when the bytes read ahead can be taken.</returns>
     public async ValueTask WaitAsync(CancellationToken cancellationToken)
     {
@@ -86,7 +93,7 @@ internal sealed class StreamReadAhead : IDisposable
     public bool TrySwap(ref byte[] buffer, ref int start, ref int end, ref long bufferOffset)
     {
         var unconsumed = end - start;
-        if (_pending is not null || _start != _reserve || unconsumed > _reserve)
+        if (_pending is not null || _start != _reserve || unconsumed > _reserve || buffer.Length > _buffer.Length)
         {
             return false;
         }
@@ -113,31 +120,18 @@ internal sealed class StreamReadAhead : IDisposable
         return copied;
     }
 
-    // A task rather than the stream's ValueTask, since it is kept past the fill that starts it and waited for with a
-    // token; and one that holds whatever the stream throws, even at once, for the fill that needs the bytes.
-    private async Task<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken) =>
-        await _stream.ReadAsync(buffer, cancellationToken).ConfigureAwait(false);
-
-    /// <summary>Returns the buffer to the pool, or, when a read still runs, cancels it and leaves the buffer to it.</summary>
-    public void Dispose()
+    /// <summary>Returns the buffer to the pool, once a read still running (cancelled first) is over.</summary>
+    /// <returns>A task that completes when the stream is no longer read.</returns>
+    public async ValueTask DisposeAsync()
     {
         if (_pending is { } pending)
         {
             _pending = null;
-            var completed = pending.IsCompleted;
-            if (!completed)
-            {
-                _cancel!.Cancel();
-            }
+            _cancel!.Cancel();
 
-            // Nothing asked for these bytes: the read's outcome, whatever it is, is observed and dropped, so that a
-            // failure never surfaces as an unobserved exception.
-            _ = pending.ContinueWith(static task => task.Exception, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-            if (!completed)
-            {
-                // The read may still write into the buffer, so it never goes back to the pool.
-                return;
-            }
+            // Nothing asked for these bytes: the read's outcome, whatever it is, is dropped, and marked observed.
+            await ((Task)pending).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            _ = pending.Exception;
         }
 
         _cancel?.Dispose();

@@ -11,32 +11,35 @@ public sealed class StreamReadAheadTests
     private static readonly TestJsonContext Context = TestJsonContext.Default;
 
     [Theory]
-    [InlineData(16, 1)]
-    [InlineData(64, 1)]
-    [InlineData(100, 2)]
-    [InlineData(4096, 1)]
-    [InlineData(4096, 2)]
-    public async Task ReadAsync_FromAStreamWhoseReadsCompleteLater_SameItemsAsFromMemory(int bufferSize, int workers)
+    [InlineData(16, 1, false)]
+    [InlineData(64, 1, true)]
+    [InlineData(100, 2, false)]
+    [InlineData(4096, 1, true)]
+    [InlineData(4096, 2, false)]
+    [InlineData(4096, 3, true)]
+    public async Task ReadAsync_FromASeekableStreamWhoseReadsCompleteLater_SameItemsAsOneRead(int bufferSize, int workers, bool malformed)
     {
         // Items of 10 to 40 bytes and a few long strings, so that the unconsumed bytes at a refill sometimes fit the
         // head reserved before the bytes read ahead (the buffers are swapped) and sometimes do not (they are copied).
-        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 3_000).Select(i =>
-            i % 97 == 0 ? $$"""{"Id":{{i}},"Name":"{{new string('x', 150)}}"}""" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""")) + "]");
+        var items = Enumerable.Range(0, 3_000).Select(i => i % 97 == 0 ? $$"""{"Id":{{i}},"Name":"{{new string('x', 150)}}"}""" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
+        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", items) + (malformed ? """,{"Id":tru}""" : "") + "]");
+        var oneRead = new JsonStreamOptions { BufferSize = json.Length + 1 };
+        var expected = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.JsonElement, oneRead));
         var options = new JsonStreamOptions { BufferSize = bufferSize, BindingWorkers = workers };
-        var fromMemory = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.JsonElement, options));
 
         var fromLater = await Describe(JsonItems.ReadAsync(new AsynchronousStream(json), Context.JsonElement, options));
+        var raw = await DescribeRaw(new AsynchronousStream(json), options, json);
 
-        Assert.Equal(3_000, fromMemory.Count);
-        Assert.Equal(fromMemory, fromLater);
-        Assert.Equal(await DescribeRaw(new MemoryStream(json), options), await DescribeRaw(new AsynchronousStream(json), options));
+        Assert.Equal(malformed ? 3_001 : 3_000, expected.Count);
+        Assert.Equal(expected, fromLater);
+        Assert.Equal(await DescribeRaw(new MemoryStream(json), oneRead, json), raw);
     }
 
     [Fact]
     public async Task ReadAsync_ASlowProducerAfterTwoFullReads_ItsItemsArriveWithoutWaitingForMore()
     {
-        // About 11 KB at once: two reads fill a 4 KiB buffer, so a read ahead starts, and gets the rest, less than its
-        // room. The producer writes the last item only once the consumer has every item before it.
+        // About 11 KB at once: two reads fill a 4 KiB buffer. A pipe is not seekable, so nothing is read ahead; a read
+        // ahead that did not fill its room must not count as full either (the seekable test above).
         var pipe = new Pipe();
         await pipe.Writer.WriteAsync(Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 1_000).Select(i => $$"""{"Id":{{i}}}""")) + ","));
         var allBefore = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -62,50 +65,55 @@ public sealed class StreamReadAheadTests
         Assert.Equal(Enumerable.Range(0, 1_001), ids);
     }
 
-    [Fact]
-    public async Task ReadAsync_StopWhileAReadAheadWaitsForBytes_CancelsTheReadAndReturns()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public async Task ReadAsync_StopWhileAReadAheadWaitsForBytes_CancelsTheReadBeforeItReturns(int workers)
     {
-        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 100_000).Select(i => $$"""{"Id":{{i}}}""")) + "]");
-        var stream = new AsynchronousStream(json, hangAfter: 6 * 1024);
+        var stream = new AsynchronousStream(People(), hangAfter: 6 * 1024);
         var taken = 0;
-        var reading = Task.Run(async () =>
+        await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }).WithCancellation(CancellationToken.None))
         {
-            await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096 }))
+            // Inside the first two reads (about 6.6 KB), once the third, read ahead, waits for bytes that never come.
+            if (++taken == 600)
             {
-                // Inside the first two reads (about 6.6 KB), once the third, read ahead, waits for bytes that never come.
-                if (++taken == 600)
-                {
-                    break;
-                }
+                break;
             }
-        });
+        }
 
-        await reading.WaitAsync(TimeSpan.FromSeconds(30));
-        await WaitUntil(() => stream.ReadCancelled);
         Assert.Equal(600, taken);
+        Assert.True(stream.ReadCancelled, "the enumeration ended with a read of the caller's stream still running");
     }
 
-    [Fact]
-    public async Task ReadAsync_CancelledWhileAReadAheadWaitsForBytes_Throws()
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public async Task ReadAsync_CancelledWhileARefillWaitsForAReadAhead_ThrowsAndCancelsTheRead(int workers)
     {
-        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 100_000).Select(i => $$"""{"Id":{{i}}}""")) + "]");
-        var stream = new AsynchronousStream(json, hangAfter: 6 * 1024);
+        var stream = new AsynchronousStream(People(), hangAfter: 6 * 1024);
         using var cancel = new CancellationTokenSource();
         var taken = 0;
         var reading = Task.Run(async () =>
         {
-            await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096 }, cancel.Token))
+            await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }, cancel.Token))
             {
-                if (++taken == 600)
-                {
-                    await cancel.CancelAsync();
-                }
+                // Every item that arrived (about 740) is taken; the refill after them waits for the read ahead.
+                taken++;
             }
         });
 
+        await WaitUntil(() => taken >= 700);
+        await Task.Delay(200);
+        await cancel.CancelAsync();
+
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => reading.WaitAsync(TimeSpan.FromSeconds(30)));
-        await WaitUntil(() => stream.ReadCancelled);
+        Assert.True(stream.ReadCancelled, "the enumeration ended with a read of the caller's stream still running");
     }
+
+    private static byte[] People() =>
+        Encoding.UTF8.GetBytes("[" + string.Join(",", Enumerable.Range(0, 100_000).Select(i => $$"""{"Id":{{i}}}""")) + "]");
 
     private static async Task WaitUntil(Func<bool> condition)
     {
@@ -128,12 +136,21 @@ public sealed class StreamReadAheadTests
         return lines;
     }
 
-    private static async Task<List<string>> DescribeRaw(Stream stream, JsonStreamOptions options)
+    // Each raw item's bytes are checked against the input at its offset, which no other read has to agree with.
+    private static async Task<List<string>> DescribeRaw(Stream stream, JsonStreamOptions options, byte[] json)
     {
         var lines = new List<string>();
         await foreach (var item in JsonItems.ReadRawAsync(stream, options))
         {
-            lines.Add(item.TryGetValue(out var raw) ? $"{raw.Index}@{raw.ByteOffset}: {Encoding.UTF8.GetString(raw.Utf8.Span)}" : item.Error.ToString());
+            if (item.TryGetValue(out var raw))
+            {
+                Assert.True(json.AsSpan((int)raw.ByteOffset, raw.Utf8.Length).SequenceEqual(raw.Utf8.Span), $"item {raw.Index} at {raw.ByteOffset}");
+                lines.Add($"{raw.Index}@{raw.ByteOffset}: {Encoding.UTF8.GetString(raw.Utf8.Span)}");
+            }
+            else
+            {
+                lines.Add(item.Error.ToString());
+            }
         }
 
         return lines;
