@@ -93,7 +93,10 @@ public sealed class JsonStreamOptions
         }
     }
 
-    /// <summary>Gets or sets the size of the first read buffer, in bytes; it grows only for an item that does not fit.</summary>
+    /// <summary>
+    /// Gets or sets the size of the first read buffer, in bytes; it grows only for an item that does not fit. A seekable
+    /// stream that fills it twice also gets a second buffer of this size, read into ahead of the scanning.
+    /// </summary>
     /// <value>Default: 16 KiB (<see cref="JsonStreamConstants.BufferSize"/>).</value>
     public int BufferSize
     {

@@ -13,9 +13,10 @@ namespace Millrace.Json.Streaming;
 /// the scanner's buffer took as long, so the buffers are swapped instead. The reserved head is a quarter of the buffer,
 /// at most 64 KiB; unconsumed bytes that do not fit it (an item longer than that, cut by the buffer's end), or a scanner
 /// buffer grown past this one for a long item, get the read bytes copied in instead, so the read ahead never holds more
-/// than the buffer it was made with. The scanner reads ahead only from seekable streams (files, memory), whose reads
-/// never wait for a producer: disposing waits for a read still running (cancelled first), so the caller has the stream
-/// back when the enumeration ends, and that wait is short.
+/// than the buffer it was made with. The scanner reads ahead only from seekable streams (files, memory), on the
+/// assumption that their reads do not wait for a producer: disposing waits for a read still running (cancelled first),
+/// so the caller has the stream back when the enumeration ends, and that wait is short unless a seekable stream reads
+/// from a network and ignores the cancellation (then the enumeration's end waits for the read).
 /// </remarks>
 internal sealed class StreamReadAhead : IAsyncDisposable
 {
@@ -33,7 +34,7 @@ internal sealed class StreamReadAhead : IAsyncDisposable
 
     /// <summary>Initializes a read-ahead of <paramref name="stream"/> into a pooled buffer of at least <paramref name="size"/> bytes.</summary>
     /// <param name="stream">The stream the scanner reads.</param>
-    /// <param name="size">The scanner's buffer size.</param>
+    /// <param name="size">The size to read into: <see cref="JsonStreamOptions.BufferSize"/>.</param>
     public StreamReadAhead(Stream stream, int size)
     {
         _stream = stream;
@@ -57,9 +58,9 @@ internal sealed class StreamReadAhead : IAsyncDisposable
         _start = _reserve;
         _end = _reserve;
 
-        // On the thread pool even when the stream reads synchronously (a file opened without FileOptions.Asynchronous
-        // does), so the read always overlaps the scanning; a task, since it is kept past this fill and waited for with a
-        // token, and holds whatever the stream throws for the fill that needs the bytes.
+        // On the thread pool, so that the read overlaps the scanning even when a stream's ReadAsync does its work before
+        // returning; a task, since it is kept past this fill and waited for with a token, and holds whatever the stream
+        // throws for the fill that needs the bytes.
         var buffer = _buffer.AsMemory(_reserve);
         var token = _cancel.Token;
         _pending = Task.Run(() => _stream.ReadAsync(buffer, token).AsTask(), CancellationToken.None);
@@ -72,7 +73,7 @@ internal sealed class StreamReadAhead : IAsyncDisposable
     {
         if (_pending is { } pending)
         {
-            // Forgotten only once it is over: a wait cancelled here leaves the read running, for Dispose to cancel.
+            // Forgotten only once it is over: a wait cancelled here leaves the read running, for DisposeAsync to cancel.
             var read = await pending.WaitAsync(cancellationToken).ConfigureAwait(false);
             _pending = null;
             _end = _reserve + read;
@@ -83,7 +84,8 @@ internal sealed class StreamReadAhead : IAsyncDisposable
 
     /// <summary>
     /// Makes the bytes read ahead the scanner's buffer, its unconsumed bytes copied into the head before them, and takes
-    /// the scanner's buffer for the next read; nothing when they do not fit the head, or some were taken already.
+    /// the scanner's buffer for the next read; nothing when they do not fit the head, some were taken already, or the
+    /// scanner's buffer is larger than this one (grown for a long item).
     /// </summary>
     /// <param name="buffer">The scanner's buffer; the buffer read into, afterwards.</param>
     /// <param name="start">Where its unconsumed bytes begin.</param>
