@@ -195,18 +195,14 @@ internal sealed class JsonAheadReader<T>
             return null;
         }
 
-        // The worker stops after the item it is binding, which the reader waits for.
-        ahead.Halt();
-        SpinUntil(static region => region.Bound.Task.IsCompleted, ahead);
         _ahead = null;
-        if (ahead.TryClaim())
+        if (!await HaltAsync(ahead).ConfigureAwait(false))
         {
-            // The worker has not taken it yet (a busy thread pool): the reader reads those items itself, and never
+            // The worker had not taken it yet (a busy thread pool): the reader reads those items itself, and never
             // waits for a thread it cannot count on.
             return null;
         }
 
-        await ahead.Bound.Task.ConfigureAwait(false);
         if (ahead.Count == 0)
         {
             ahead.Clear();
@@ -219,18 +215,30 @@ internal sealed class JsonAheadReader<T>
         return ahead;
     }
 
-    // A region taken back before the worker took it is the worker's to skip; one it took is stopped and waited for.
+    // The reader no longer needs the worker's items: they are dropped, and the reader reads them itself.
     private async ValueTask DropAsync()
     {
         if (_ahead is { } ahead)
         {
             _ahead = null;
-            ahead.Halt();
-            if (!ahead.TryClaim())
-            {
-                await ahead.Bound.Task.ConfigureAwait(false);
-            }
+            await HaltAsync(ahead).ConfigureAwait(false);
         }
+    }
+
+    // Stops a region: the worker binds no further item. One the worker has not taken yet is taken back, for it to skip
+    // (halted, it would bind nothing anyway); one it took is waited for, spinning first, since the wait is one item's
+    // binding at most. Returns whether the worker had it.
+    private static async ValueTask<bool> HaltAsync(Region region)
+    {
+        region.Halt();
+        if (region.TryClaim())
+        {
+            return false;
+        }
+
+        SpinUntil(static region => region.Bound.Task.IsCompleted, region);
+        await region.Bound.Task.ConfigureAwait(false);
+        return true;
     }
 
     private async ValueTask StopAsync()

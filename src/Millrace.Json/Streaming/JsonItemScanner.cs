@@ -172,10 +172,7 @@ internal abstract class JsonItemScanner : IAsyncDisposable
             var read = await _stream.ReadAsync(_buffer.AsMemory(_end), cancellationToken).ConfigureAwait(false);
             LastReadFilledBuffer = read == space;
             _end += read;
-
-            // A seekable stream says when it is exhausted without another read, which lets the last items be read as
-            // the final block: in one pass, instead of scanned and then bound.
-            EndOfStream = read == 0 || (read < space && _stream.CanSeek && _stream.Position >= _stream.Length);
+            EndOfStream = EndedStream(_stream, read, space);
         }
 
         // Only from a seekable stream (a file, memory), whose reads never wait for a producer, so that the enumeration's
@@ -185,6 +182,19 @@ internal abstract class JsonItemScanner : IAsyncDisposable
             (_readAhead ??= new StreamReadAhead(_stream, Options.BufferSize)).Start();
         }
     }
+
+    /// <summary>
+    /// Gets whether a read of <paramref name="read"/> bytes into <paramref name="room"/> bytes ended the stream: it
+    /// brought none, or fewer than the room from a seekable stream that is now exhausted. A seekable stream says so
+    /// without another read, which lets the last items be read as the final block: in one pass, instead of scanned and
+    /// then bound.
+    /// </summary>
+    /// <param name="stream">The stream read.</param>
+    /// <param name="read">The bytes the read brought.</param>
+    /// <param name="room">The bytes it asked for.</param>
+    /// <returns><see langword="true"/> when nothing follows.</returns>
+    internal static bool EndedStream(Stream stream, int read, int room) =>
+        read == 0 || (read < room && stream.CanSeek && stream.Position >= stream.Length);
 
     /// <summary>
     /// Completes the candidate item once it has been bound in one pass and found to be <paramref name="length"/> bytes.

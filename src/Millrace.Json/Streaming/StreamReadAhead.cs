@@ -76,9 +76,10 @@ internal sealed class StreamReadAhead : IAsyncDisposable
             // Forgotten only once it is over: a wait cancelled here leaves the read running, for DisposeAsync to cancel.
             var read = await pending.WaitAsync(cancellationToken).ConfigureAwait(false);
             _pending = null;
+            var room = _buffer.Length - _reserve;
             _end = _reserve + read;
-            _filledRoom = _end == _buffer.Length;
-            _endOfStream = read == 0 || (!_filledRoom && _stream.CanSeek && _stream.Position >= _stream.Length);
+            _filledRoom = read == room;
+            _endOfStream = JsonItemScanner.EndedStream(_stream, read, room);
         }
     }
 
