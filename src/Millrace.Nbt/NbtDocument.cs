@@ -30,7 +30,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
         using var payload = NbtPayload.Open(data, compression, options.MaxBytes);
         try
         {
-            return new NbtTreeReader(payload.Bytes, options).ReadDocument();
+            return NbtTreeReader.Read(payload.Bytes, options);
         }
         catch (NbtFormatException exception) when (payload.ScopeOffset(exception))
         {

@@ -111,5 +111,5 @@ public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompress
     }
 
     private static NbtDocument ReadAs(ReadOnlySpan<byte> payload, NbtFormat format, NbtReaderOptions options) =>
-        new NbtTreeReader(payload, options with { Format = format }).ReadDocument();
+        NbtTreeReader.Read(payload, options with { Format = format });
 }

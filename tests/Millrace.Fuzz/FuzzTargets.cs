@@ -34,6 +34,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
+        new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
@@ -83,6 +84,36 @@ internal static class FuzzTargets
             if (bytesError is null || exception.Code != bytesError.Code || mark + Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
             {
                 throw new InvalidOperationException($"The text is refused at character {exception.ByteOffset} ({exception.Code}), its bytes {(bytesError is null ? "not at all" : $"at byte {bytesError.ByteOffset} ({bytesError.Code})")}.", exception);
+            }
+        }
+    }
+
+    // The one-pass tree reader is the oracle of the two-pass read, in each flavour the tape reads: a tree only where it
+    // reads one (the same tree, written back to the same bytes), none where it refuses.
+    private static void BuildTree(byte[] data)
+    {
+        foreach (var format in new[] { NbtFormat.Java, NbtFormat.JavaNetwork, NbtFormat.Bedrock })
+        {
+            var options = Nbt with { Format = format, UnwrapHeterogeneousLists = data.Length % 2 == 0 };
+            NbtDocument? expected = null;
+            try
+            {
+                expected = new NbtTreeReader(data, options).ReadDocument();
+            }
+            catch (NbtFormatException)
+            {
+            }
+
+            var built = NbtTreeBuilder.TryRead(data, options);
+            if (built is null)
+            {
+                continue;
+            }
+
+            var writer = new NbtWriterOptions { Format = format };
+            if (expected is null || !expected.Equals(built) || !expected.ToArray(writer).AsSpan().SequenceEqual(built.ToArray(writer)))
+            {
+                throw new InvalidOperationException($"The two-pass {format} read built a tree the one-pass reader {(expected is null ? "refuses" : "reads otherwise")}.");
             }
         }
     }

@@ -9,6 +9,8 @@ internal interface IByteOrder
     static abstract ushort ReadUInt16(ref byte at);
 
     static abstract int ReadInt32(ref byte at);
+
+    static abstract long ReadInt64(ref byte at);
 }
 
 /// <summary>Java's byte order. The caller has checked that the bytes are there.</summary>
@@ -25,6 +27,12 @@ internal readonly struct BigEndian : IByteOrder
         var value = Unsafe.ReadUnaligned<int>(ref at);
         return BitConverter.IsLittleEndian ? BinaryPrimitives.ReverseEndianness(value) : value;
     }
+
+    public static long ReadInt64(ref byte at)
+    {
+        var value = Unsafe.ReadUnaligned<long>(ref at);
+        return BitConverter.IsLittleEndian ? BinaryPrimitives.ReverseEndianness(value) : value;
+    }
 }
 
 /// <summary>Bedrock's byte order. The caller has checked that the bytes are there.</summary>
@@ -39,6 +47,12 @@ internal readonly struct LittleEndian : IByteOrder
     public static int ReadInt32(ref byte at)
     {
         var value = Unsafe.ReadUnaligned<int>(ref at);
+        return BitConverter.IsLittleEndian ? value : BinaryPrimitives.ReverseEndianness(value);
+    }
+
+    public static long ReadInt64(ref byte at)
+    {
+        var value = Unsafe.ReadUnaligned<long>(ref at);
         return BitConverter.IsLittleEndian ? value : BinaryPrimitives.ReverseEndianness(value);
     }
 }

@@ -36,7 +36,14 @@ internal ref struct NbtTreeReader
         _cursor = new NbtCursor(data, options.Format, position);
     }
 
-    /// <summary>Reads the root tag and checks that nothing follows it.</summary>
+    /// <summary>Reads a document from uncompressed bytes: valid input in two passes (<see cref="NbtTreeBuilder"/>), the rest, and its error, here.</summary>
+    /// <param name="data">The bytes.</param>
+    /// <param name="options">The flavour and limits.</param>
+    /// <returns>The document.</returns>
+    public static NbtDocument Read(ReadOnlySpan<byte> data, NbtReaderOptions options) =>
+        NbtTreeBuilder.TryRead(data, options) ?? new NbtTreeReader(data, options).ReadDocument();
+
+    /// <summary>Reads the root tag and checks that nothing follows it, in one pass that checks every tag as it goes.</summary>
     public NbtDocument ReadDocument()
     {
         try

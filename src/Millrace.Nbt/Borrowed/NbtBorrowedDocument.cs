@@ -130,7 +130,7 @@ public sealed class NbtBorrowedDocument : IDisposable
     {
         try
         {
-            return new NbtTreeReader(Bytes.Span, _options).ReadDocument();
+            return NbtTreeReader.Read(Bytes.Span, _options);
         }
         catch (NbtFormatException exception) when (NbtPayload.ScopeOffset(Compression, exception))
         {

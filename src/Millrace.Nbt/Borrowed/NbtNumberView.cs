@@ -54,9 +54,18 @@ public readonly struct NbtNumberView<T>
             throw new ArgumentException($"The destination holds {destination.Length} values; the view has {Count}.", nameof(destination));
         }
 
-        var source = MemoryMarshal.Cast<byte, T>(_bytes.Span);
+        Convert(_bytes.Span, IsBigEndian, destination);
+    }
+
+    /// <summary>Gets the values ready to use from the bytes of an array or a list of numbers: the tree's read and the view's copy.</summary>
+    /// <param name="bytes">The values' bytes, a whole number of them.</param>
+    /// <param name="bigEndian">Whether the bytes are big-endian (Java) rather than little-endian (Bedrock).</param>
+    /// <param name="destination">At least as many values long.</param>
+    internal static void Convert(ReadOnlySpan<byte> bytes, bool bigEndian, Span<T> destination)
+    {
+        var source = MemoryMarshal.Cast<byte, T>(bytes);
         destination = destination[..source.Length];
-        if (IsBigEndian != BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
+        if (bigEndian != BitConverter.IsLittleEndian || Unsafe.SizeOf<T>() == 1)
         {
             source.CopyTo(destination);
             return;

@@ -30,8 +30,14 @@ public sealed class NbtCompound : NbtTag, IEnumerable<KeyValuePair<string, NbtTa
 
     // A read's tags, in the input's order; a name that repeats keeps its first place and its last tag.
     internal NbtCompound(ReadOnlySpan<KeyValuePair<string, NbtTag>> tags)
+        : this(tags.ToArray())
     {
-        _tags = tags.ToArray();
+    }
+
+    // As above, in an array of their number that the compound takes.
+    internal NbtCompound(KeyValuePair<string, NbtTag>[] tags)
+    {
+        _tags = tags;
         _count = tags.Length;
         if (HasRepeatedName())
         {

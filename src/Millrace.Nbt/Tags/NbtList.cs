@@ -159,6 +159,14 @@ public sealed class NbtList : NbtTag, IReadOnlyList<NbtTag>
 
     internal void AddUnchecked(NbtTag item) => _items.Add(item);
 
+    // Room for a read's elements, written in place: no per-element Add and its check of the array's type.
+    internal Span<NbtTag> AddSlots(int count)
+    {
+        var start = _items.Count;
+        System.Runtime.InteropServices.CollectionsMarshal.SetCount(_items, start + count);
+        return System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_items)[start..];
+    }
+
     // The elements, for the writer's loop: no enumerator (and its check for changes) per element.
     internal ReadOnlySpan<NbtTag> Items => System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_items);
 
