@@ -8,7 +8,23 @@ public sealed class NbtWriterOptions
 
     /// <summary>Gets the binary flavour.</summary>
     /// <value>Default <see cref="NbtFormat.Java"/>.</value>
-    public NbtFormat Format { get; init; } = NbtFormat.Java;
+    /// <exception cref="ArgumentOutOfRangeException">The value is not one of <see cref="NbtFormat"/>'s.</exception>
+    public NbtFormat Format
+    {
+        get;
+        init
+        {
+            // An undefined flavour would be read in one byte order by one pass and another by the next.
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(Format), value, "Not an NBT flavour.");
+            }
+
+            field = value;
+        }
+    }
+
+    = NbtFormat.Java;
 
     /// <summary>Gets the compression around the payload.</summary>
     /// <value>Default <see cref="NbtCompression.None"/>.</value>

@@ -34,7 +34,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
-        new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
@@ -89,12 +89,18 @@ internal static class FuzzTargets
     }
 
     // The one-pass tree reader is the oracle of the two-pass read, in each flavour the tape reads: a tree only where it
-    // reads one (the same tree, written back to the same bytes), none where it refuses.
+    // reads one (the same tree, written back to the same bytes), none where it refuses. One input in three gets a quota
+    // near its tree's charge (a few dozen bytes a tag), so both quotas are met as well.
     private static void BuildTree(byte[] data)
     {
         foreach (var format in new[] { NbtFormat.Java, NbtFormat.JavaNetwork, NbtFormat.Bedrock })
         {
-            var options = Nbt with { Format = format, UnwrapHeterogeneousLists = data.Length % 2 == 0 };
+            var options = Nbt with
+            {
+                Format = format,
+                UnwrapHeterogeneousLists = data.Length % 2 == 0,
+                MaxBytes = data.Length % 3 == 0 ? 1 + (data.Length * (data.Length % 7 + 2)) : Nbt.MaxBytes,
+            };
             NbtDocument? expected = null;
             try
             {

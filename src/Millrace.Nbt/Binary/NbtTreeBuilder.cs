@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Millrace.Nbt.Borrowed;
@@ -13,8 +14,10 @@ namespace Millrace.Nbt.Binary;
 /// <remarks>
 /// Only valid input is read here. What the tape does not check, and only a tree can fail (the byte quota as the tree
 /// reader charges it, a string that does not decode, the thread's stack), is thrown without a tag path, and so is every
-/// error of the tape; the caller then reads the input again with <see cref="NbtTreeReader"/>, which reports its own
-/// error. So a read's errors are the tree reader's by construction, and this path only has to agree with it on valid
+/// error of the tape (its own quota too: 20 bytes a tag); the caller then reads the input again with
+/// <see cref="NbtTreeReader"/>, which reports its own error, or reads what only the tape refused. Its frames are
+/// smaller than the one-pass reader's, so with a raised <see cref="NbtReaderOptions.MaxDepth"/> it may build a tree
+/// nested deeper than the one-pass reader's stack would allow. So a read's errors are the tree reader's by construction, and this path only has to agree with it on valid
 /// input: the same tags, names, strings (shared the same way) and quota. It trusts the tape's structure, not its
 /// offsets: every read of the input is bounds-checked.
 /// </remarks>
@@ -120,8 +123,11 @@ internal static class NbtTreeBuilder
                     return new NbtIntArray(Numbers<int>(in entry));
                 case NbtTagType.LongArray:
                     return new NbtLongArray(Numbers<long>(in entry));
-                default:
+                case >= NbtTagType.Byte and <= NbtTagType.Double:
                     return Number(type, ref At(entry.Payload, NbtMemberKinds.Of[(int)type]));
+                default:
+                    // The tape never records an End tag: a list of them has no elements.
+                    throw new UnreachableException();
             }
         }
 
@@ -158,7 +164,7 @@ internal static class NbtTreeBuilder
             {
                 // Numbers are read in place: the tape has no entry for each.
                 Charge((long)TagOverhead * count);
-                var numbers = _data.Slice(entry.Payload, count * size);
+                var numbers = _data.Slice(entry.Payload, checked(count * size));
                 for (var i = 0; i < elements.Length; i++)
                 {
                     elements[i] = Number(elementType, ref Unsafe.Add(ref MemoryMarshal.GetReference(numbers), i * size));

@@ -139,6 +139,8 @@ public class CorruptInputTests
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { MaxDepth = 0 });
         Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { MaxBytes = 0 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { Format = (NbtFormat)4 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtWriterOptions { Format = (NbtFormat)(-1) });
     }
 
     [Theory]

@@ -1,3 +1,4 @@
+using System.Text;
 using Millrace.Nbt.Binary;
 using Millrace.Nbt.Tags;
 
@@ -39,54 +40,96 @@ public class TreeBuilderTests
         Assert.Equal(3, ((NbtCompound)built.Root).GetValue<int>("a"));
     }
 
-    // Every quota from 1 byte up to the tree's charge: the two-pass read builds a tree only where the one-pass reader
-    // does (it may leave one to it: its tape is charged too), and the read's error is the one-pass reader's.
+    // Quotas around each tree's exact charge (the least quota the one-pass reader reads it with, found by bisection):
+    // below it the two-pass read builds no tree and reports the one-pass reader's error; at it, a tree is the one-pass
+    // reader's (or none: the tape is charged too, 20 bytes a tag, and may leave a tree to the one-pass reader).
     [Theory]
     [MemberData(nameof(Formats))]
     public void Quotas_RefuseWhereTheOnePassReaderRefuses(NbtFormat format)
     {
-        foreach (var bytes in Inputs(format).Take(12))
+        var built = 0;
+        var inputs = Inputs(format).Take(40).ToList();
+        foreach (var bytes in inputs)
         {
-            for (var quota = 1L; ; quota += 1 + (quota / 16))
+            long low = 1, high = 1L << 32;
+            while (low < high)
             {
-                var options = new NbtReaderOptions { Format = format, MaxBytes = quota };
-                var refusal = Refusal(() => OnePass(bytes, options));
-                var built = NbtTreeBuilder.TryRead(bytes, options);
-                if (refusal is not null)
-                {
-                    Assert.Null(built);
-                    Assert.Equal(refusal, Refusal(() => NbtDocument.Read(bytes, options)));
-                    continue;
-                }
+                var middle = (low + high) / 2;
+                (low, high) = Refusal(() => OnePass(bytes, Quota(format, middle))) is null ? (low, middle) : (middle + 1, high);
+            }
 
-                if (built is not null)
-                {
-                    SameTree(OnePass(bytes, options), built, format);
-                    break;
-                }
+            foreach (var quota in new[] { low - 16, low - 2, low - 1 }.Where(quota => quota >= 1))
+            {
+                var options = Quota(format, quota);
+                Assert.Null(NbtTreeBuilder.TryRead(bytes, options));
+                Assert.Equal(Refusal(() => OnePass(bytes, options)), Refusal(() => NbtDocument.Read(bytes, options)));
+            }
+
+            if (NbtTreeBuilder.TryRead(bytes, Quota(format, low)) is { } tree)
+            {
+                SameTree(OnePass(bytes, Quota(format, low)), tree, format);
+                built++;
             }
         }
+
+        // Most trees are charged more than their tapes: the exact quota is the builder's, not only the fallback's.
+        Assert.True(built > inputs.Count / 2, $"{built} of {inputs.Count} built at their exact quota");
     }
 
-    // Strings the tape leaves undecoded: one that is not valid in the flavour's encoding gets no tree, and the read
-    // reports the one-pass reader's error, with its offset and path.
+    [Fact]
+    public void ARepeatedString_IsOneStringInTheTree_AsTheOnePassReaderShares()
+    {
+        var bytes = new NbtDocument("r", new NbtCompound { ["ids"] = new NbtList { new NbtString("minecraft:stone"), new NbtString("minecraft:stone") } }).ToArray();
+        var built = NbtTreeBuilder.TryRead(bytes, NbtReaderOptions.Default);
+        Assert.NotNull(built);
+        var ids = ((NbtCompound)built.Root).Get<NbtList>("ids");
+        Assert.Same(((NbtString)ids[0]).Value, ((NbtString)ids[1]).Value);
+    }
+
+    [Theory]
+    [InlineData(9)]
+    [InlineData(10)]
+    [InlineData(11)]
+    public void NestingPastMaxDepth_IsTheOnePassReadersError(int maxDepth)
+    {
+        NbtTag tag = new NbtInt(1);
+        for (var i = 0; i < 9; i++)
+        {
+            tag = i % 2 == 0 ? new NbtList { tag } : new NbtCompound { ["c"] = tag };
+        }
+
+        var bytes = new NbtDocument("r", new NbtCompound { ["deep"] = tag }).ToArray();
+        var options = new NbtReaderOptions { MaxDepth = maxDepth };
+        var refusal = Refusal(() => OnePass(bytes, options));
+        Assert.Equal(refusal is null, NbtTreeBuilder.TryRead(bytes, options) is not null);
+        Assert.Equal(refusal, Refusal(() => NbtDocument.Read(bytes, options)));
+        Assert.Equal(maxDepth < 10, refusal is not null);
+    }
+
+    // Strings the tape leaves undecoded, in a value, a member's name and the root's name: one that is not valid in the
+    // flavour's encoding gets no tree, and the read reports the one-pass reader's error, with its offset and path.
     [Theory]
     [InlineData(NbtFormat.Java, new byte[] { 0xED, 0xA0 })]
     [InlineData(NbtFormat.Java, new byte[] { 0x80 })]
     [InlineData(NbtFormat.Bedrock, new byte[] { 0xC3, 0x28 })]
     public void StringsThatDoNotDecode_AreTheOnePassReadersError(NbtFormat format, byte[] bad)
     {
-        var good = new NbtDocument("r", new NbtCompound { ["list"] = new NbtList { new NbtString("ok"), new NbtString(new string('x', bad.Length)) } })
-            .ToArray(new NbtWriterOptions { Format = format });
-        var at = good.AsSpan().LastIndexOf(new byte[bad.Length].Select(_ => (byte)'x').ToArray());
-        bad.CopyTo(good, at);
         var options = new NbtReaderOptions { Format = format };
+        var placeholder = new string('x', bad.Length);
+        foreach (var (root, name, value, path) in new[] { ("r", "list", placeholder, "r.list[1]"), ("r", placeholder, "ok", "r"), (placeholder, "list", "ok", null) })
+        {
+            var bytes = new NbtDocument(root, new NbtCompound { [name] = new NbtList { new NbtString("ok"), new NbtString(value) } }).ToArray(new NbtWriterOptions { Format = format });
+            bad.CopyTo(bytes, bytes.AsSpan().IndexOf(Encoding.ASCII.GetBytes(placeholder)));
 
-        Assert.Null(NbtTreeBuilder.TryRead(good, options));
-        var expected = Assert.Throws<NbtFormatException>(() => OnePass(good, options));
-        var error = Assert.Throws<NbtFormatException>(() => NbtDocument.Read(good, options));
-        Assert.Equal(expected.Message, error.Message);
-        Assert.Equal("r.list[1]", error.Path);
+            Assert.Null(NbtTreeBuilder.TryRead(bytes, options));
+            var expected = Assert.Throws<NbtFormatException>(() => OnePass(bytes, options));
+            var error = Assert.Throws<NbtFormatException>(() => NbtDocument.Read(bytes, options));
+            Assert.Equal((expected.Message, expected.ByteOffset, expected.Path), (error.Message, error.ByteOffset, error.Path));
+            if (path is not null)
+            {
+                Assert.Equal(path, error.Path);
+            }
+        }
     }
 
     [Fact]
@@ -100,6 +143,9 @@ public class TreeBuilderTests
 
     private static NbtDocument OnePass(byte[] bytes, NbtReaderOptions options) => new NbtTreeReader(bytes, options).ReadDocument();
 
+    private static NbtReaderOptions Quota(NbtFormat format, long maxBytes) => new() { Format = format, MaxBytes = maxBytes };
+
+    // What a read refused, as a user sees it: the message, the offset and the path; null when it read.
     private static string? Refusal(Func<NbtDocument> read)
     {
         try
@@ -109,7 +155,7 @@ public class TreeBuilderTests
         }
         catch (NbtFormatException exception)
         {
-            return exception.Message;
+            return $"{exception.Message} | {exception.ByteOffset} | {exception.Path}";
         }
     }
 
