@@ -427,27 +427,31 @@ public ref struct NbtPullReader
 
     /// <summary>Gets the current value as a byte.</summary>
     /// <returns>The value.</returns>
-    public readonly sbyte GetByte() => (sbyte)ValueCursor(NbtTagType.Byte).ReadByte();
+    public readonly sbyte GetByte() => (sbyte)FixedValue(NbtTagType.Byte);
 
     /// <summary>Gets the current value as a short.</summary>
     /// <returns>The value.</returns>
-    public readonly short GetShort() => ValueCursor(NbtTagType.Short).ReadInt16();
+    public readonly short GetShort()
+    {
+        ref var at = ref FixedValue(NbtTagType.Short);
+        return (short)(_cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadUInt16(ref at) : LittleEndian.ReadUInt16(ref at));
+    }
 
     /// <summary>Gets the current value as an int.</summary>
     /// <returns>The value.</returns>
-    public readonly int GetInt() => ValueCursor(NbtTagType.Int).ReadInt32();
+    public readonly int GetInt() => _cursor.Format == NbtFormat.BedrockNetwork ? ValueCursor(NbtTagType.Int).ReadInt32() : FixedInt32(NbtTagType.Int);
 
     /// <summary>Gets the current value as a long.</summary>
     /// <returns>The value.</returns>
-    public readonly long GetLong() => ValueCursor(NbtTagType.Long).ReadInt64();
+    public readonly long GetLong() => _cursor.Format == NbtFormat.BedrockNetwork ? ValueCursor(NbtTagType.Long).ReadInt64() : FixedInt64(NbtTagType.Long);
 
     /// <summary>Gets the current value as a float.</summary>
     /// <returns>The value.</returns>
-    public readonly float GetFloat() => ValueCursor(NbtTagType.Float).ReadSingle();
+    public readonly float GetFloat() => BitConverter.Int32BitsToSingle(FixedInt32(NbtTagType.Float));
 
     /// <summary>Gets the current value as a double.</summary>
     /// <returns>The value.</returns>
-    public readonly double GetDouble() => ValueCursor(NbtTagType.Double).ReadDouble();
+    public readonly double GetDouble() => BitConverter.Int64BitsToDouble(FixedInt64(NbtTagType.Double));
 
     /// <summary>Gets the current value as a string; an ASCII string this reader decoded before comes back as the same string.</summary>
     /// <returns>The value.</returns>
@@ -483,6 +487,37 @@ public ref struct NbtPullReader
         var values = new long[cursor.ReadLength(cursor.MinimumSize(NbtTagType.Long))];
         cursor.ReadInt64s(values);
         return values;
+    }
+
+    // A fixed-width number's first byte, checked to be the current value and whole: read in place, where a cursor made
+    // for it checked the position it was made at, then the flavour's byte order, then the bytes again.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly ref byte FixedValue(NbtTagType expected)
+    {
+        if (Token != NbtToken.Value || TagType != expected)
+        {
+            NbtThrow.NotOnValue(Token, TagType, expected);
+        }
+
+        var size = NbtMemberKinds.Of[(int)expected];
+        if (_data.Length - _payloadStart < size)
+        {
+            NbtThrow.Truncated(size, _payloadStart);
+        }
+
+        return ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _payloadStart);
+    }
+
+    private readonly int FixedInt32(NbtTagType expected)
+    {
+        ref var at = ref FixedValue(expected);
+        return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt32(ref at) : LittleEndian.ReadInt32(ref at);
+    }
+
+    private readonly long FixedInt64(NbtTagType expected)
+    {
+        ref var at = ref FixedValue(expected);
+        return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt64(ref at) : LittleEndian.ReadInt64(ref at);
     }
 
     private readonly NbtCursor ValueCursor(NbtTagType expected)

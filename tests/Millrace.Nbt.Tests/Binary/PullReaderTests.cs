@@ -110,6 +110,87 @@ public class PullReaderTests
         Assert.Equal(["Hampus", "Eggbert", "Compound tag #0", "Compound tag #1"], names);
     }
 
+    // The getters of fixed-width numbers read them in place: in each flavour's byte order (varints for the Bedrock
+    // network's ints and longs), and a value cut short by the end of the input is refused at its first byte.
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.JavaNetwork)]
+    [InlineData(NbtFormat.Bedrock)]
+    [InlineData(NbtFormat.BedrockNetwork)]
+    public void EveryNumber_ReadsAsTheTreeHasIt_AndOneCutShortIsRefusedAtItsStart(NbtFormat format)
+    {
+        var numbers = new NbtCompound
+        {
+            ["b"] = new NbtByte(-128),
+            ["s"] = new NbtShort(-12345),
+            ["i"] = new NbtInt(int.MinValue + 7),
+            ["l"] = new NbtLong(long.MaxValue - 9),
+            ["f"] = new NbtFloat(-1.5e-30f),
+            ["d"] = new NbtDouble(Math.PI),
+        };
+        var bytes = new NbtDocument(format == NbtFormat.JavaNetwork ? null : "r", numbers).ToArray(new NbtWriterOptions { Format = format });
+        var options = new NbtReaderOptions { Format = format };
+        var reader = new NbtPullReader(bytes, options);
+        var read = new NbtCompound();
+        var starts = new List<(NbtTagType Type, int Start)>();
+        while (reader.Read())
+        {
+            if (reader.Token != NbtToken.Value)
+            {
+                continue;
+            }
+
+            starts.Add((reader.TagType, reader.BytesConsumed));
+            read[reader.GetName()!] = reader.TagType switch
+            {
+                NbtTagType.Byte => new NbtByte(reader.GetByte()),
+                NbtTagType.Short => new NbtShort(reader.GetShort()),
+                NbtTagType.Int => new NbtInt(reader.GetInt()),
+                NbtTagType.Long => new NbtLong(reader.GetLong()),
+                NbtTagType.Float => new NbtFloat(reader.GetFloat()),
+                _ => new NbtDouble(reader.GetDouble()),
+            };
+        }
+
+        Assert.Equal(numbers, read);
+        foreach (var (type, start) in starts.Where(s => format != NbtFormat.BedrockNetwork || s.Type is not (NbtTagType.Int or NbtTagType.Long)))
+        {
+            var cut = new NbtPullReader(bytes.AsSpan(0, start + 1), options);
+            while (cut.Read() && !(cut.Token == NbtToken.Value && cut.BytesConsumed == start))
+            {
+            }
+
+            NbtFormatException? error = null;
+            try
+            {
+                _ = type switch
+                {
+                    NbtTagType.Byte => 0,
+                    NbtTagType.Short => cut.GetShort(),
+                    NbtTagType.Int => cut.GetInt(),
+                    NbtTagType.Long => cut.GetLong(),
+                    NbtTagType.Float => cut.GetFloat(),
+                    _ => cut.GetDouble(),
+                };
+            }
+            catch (NbtFormatException exception)
+            {
+                error = exception;
+            }
+
+            if (type == NbtTagType.Byte)
+            {
+                // One byte is there: the cut is after it.
+                Assert.Null(error);
+                continue;
+            }
+
+            Assert.NotNull(error);
+            Assert.Equal(start, error.ByteOffset);
+            Assert.Equal(NbtErrorCodes.Truncated, error.Error.Code);
+        }
+    }
+
     // Skip walks the bytes on its own, without Read's per-token state, and takes a compound's numbers, strings and lists
     // of numbers in one pass over the raw bytes: at every container of every flavour it must stop where reading token
     // by token to the container's end does, and refuse corrupt, truncated or too deep input with the same error at the
