@@ -427,13 +427,13 @@ public ref struct NbtPullReader
 
     /// <summary>Gets the current value as a byte.</summary>
     /// <returns>The value.</returns>
-    public readonly sbyte GetByte() => (sbyte)FixedValue(NbtTagType.Byte);
+    public readonly sbyte GetByte() => (sbyte)FixedValue(NbtTagType.Byte, sizeof(sbyte));
 
     /// <summary>Gets the current value as a short.</summary>
     /// <returns>The value.</returns>
     public readonly short GetShort()
     {
-        ref var at = ref FixedValue(NbtTagType.Short);
+        ref var at = ref FixedValue(NbtTagType.Short, sizeof(short));
         return (short)(_cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadUInt16(ref at) : LittleEndian.ReadUInt16(ref at));
     }
 
@@ -457,8 +457,22 @@ public ref struct NbtPullReader
     /// <returns>The value.</returns>
     public string GetString()
     {
-        var cursor = ValueCursor(NbtTagType.String);
-        return _strings.Read(_data, ref cursor);
+        if (_cursor.Format == NbtFormat.BedrockNetwork)
+        {
+            // A varint length.
+            var cursor = ValueCursor(NbtTagType.String);
+            return _strings.Read(_data, ref cursor);
+        }
+
+        // The 2-byte length and the bytes after it checked here, in place, as the numbers are.
+        ref var at = ref FixedValue(NbtTagType.String, sizeof(ushort));
+        int length = _cursor.Format == NbtFormat.Bedrock ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at);
+        if (_data.Length - _payloadStart - sizeof(ushort) < length)
+        {
+            NbtThrow.BadLength(SpanCursorStatus.BeyondInput, length, _data.Length - _payloadStart - sizeof(ushort), _payloadStart);
+        }
+
+        return _strings.Get(_data, _payloadStart + sizeof(ushort), length, _cursor);
     }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>
@@ -489,17 +503,17 @@ public ref struct NbtPullReader
         return values;
     }
 
-    // A fixed-width number's first byte, checked to be the current value and whole: read in place, where a cursor made
-    // for it checked the position it was made at, then the flavour's byte order, then the bytes again.
+    // The current value's first byte, checked to be of the type expected and to have size bytes: a fixed-width number,
+    // or a string's length, read in place, where a cursor made for it checked the position it was made at, then the
+    // flavour, then the bytes again.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly ref byte FixedValue(NbtTagType expected)
+    private readonly ref byte FixedValue(NbtTagType expected, int size)
     {
         if (Token != NbtToken.Value || TagType != expected)
         {
             NbtThrow.NotOnValue(Token, TagType, expected);
         }
 
-        var size = NbtMemberKinds.Of[(int)expected];
         if (_data.Length - _payloadStart < size)
         {
             NbtThrow.Truncated(size, _payloadStart);
@@ -510,13 +524,13 @@ public ref struct NbtPullReader
 
     private readonly int FixedInt32(NbtTagType expected)
     {
-        ref var at = ref FixedValue(expected);
+        ref var at = ref FixedValue(expected, sizeof(int));
         return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt32(ref at) : LittleEndian.ReadInt32(ref at);
     }
 
     private readonly long FixedInt64(NbtTagType expected)
     {
-        ref var at = ref FixedValue(expected);
+        ref var at = ref FixedValue(expected, sizeof(long));
         return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt64(ref at) : LittleEndian.ReadInt64(ref at);
     }
 

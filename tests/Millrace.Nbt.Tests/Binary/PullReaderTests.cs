@@ -191,6 +191,58 @@ public class PullReaderTests
         }
     }
 
+    // A string value is read in place too: its length prefix cut short is a truncation, its bytes cut short a length
+    // that needs more bytes than remain, both at the prefix; a whole one is the tree's string (UTF-8 in Bedrock's
+    // flavours, Modified UTF-8 in Java's).
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.JavaNetwork)]
+    [InlineData(NbtFormat.Bedrock)]
+    [InlineData(NbtFormat.BedrockNetwork)]
+    public void AStringValue_ReadsAsTheTreeHasIt_AndOneCutShortIsRefusedAtItsPrefix(NbtFormat format)
+    {
+        const string Text = "caf\u00e9 \U0001F600 nul\0";
+        var bytes = new NbtDocument(format == NbtFormat.JavaNetwork ? null : "r", new NbtCompound { ["t"] = new NbtString(Text) }).ToArray(new NbtWriterOptions { Format = format });
+        var options = new NbtReaderOptions { Format = format };
+        var start = -1;
+        var reader = new NbtPullReader(bytes, options);
+        while (reader.Read())
+        {
+            if (reader.Token == NbtToken.Value)
+            {
+                start = reader.BytesConsumed;
+                Assert.Equal(Text, reader.GetString());
+            }
+        }
+
+        foreach (var (cut, code) in new[] { (start + 1, NbtErrorCodes.Truncated), (start + 4, NbtErrorCodes.BadLength) })
+        {
+            if (format == NbtFormat.BedrockNetwork && code == NbtErrorCodes.Truncated)
+            {
+                // A one-byte varint length is never cut short by one byte.
+                continue;
+            }
+
+            var partial = new NbtPullReader(bytes.AsSpan(0, cut), options);
+            while (partial.Read() && partial.Token != NbtToken.Value)
+            {
+            }
+
+            NbtFormatException? error = null;
+            try
+            {
+                partial.GetString();
+            }
+            catch (NbtFormatException exception)
+            {
+                error = exception;
+            }
+
+            Assert.NotNull(error);
+            Assert.Equal((code, (long)start), (error.Error.Code, error.ByteOffset));
+        }
+    }
+
     // Skip walks the bytes on its own, without Read's per-token state, and takes a compound's numbers, strings and lists
     // of numbers in one pass over the raw bytes: at every container of every flavour it must stop where reading token
     // by token to the container's end does, and refuse corrupt, truncated or too deep input with the same error at the
