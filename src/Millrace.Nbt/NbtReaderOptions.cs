@@ -1,3 +1,5 @@
+using Millrace.Nbt.Binary;
+
 namespace Millrace.Nbt;
 
 /// <summary>
@@ -21,22 +23,7 @@ public sealed record NbtReaderOptions
     /// <summary>Gets the binary flavour.</summary>
     /// <value>Default <see cref="NbtFormat.Java"/>.</value>
     /// <exception cref="ArgumentOutOfRangeException">The value is not one of <see cref="NbtFormat"/>'s.</exception>
-    public NbtFormat Format
-    {
-        get;
-        init
-        {
-            // An undefined flavour would be read in one byte order by one pass and another by the next.
-            if (!Enum.IsDefined(value))
-            {
-                throw new ArgumentOutOfRangeException(nameof(Format), value, "Not an NBT flavour.");
-            }
-
-            field = value;
-        }
-    }
-
-    = NbtFormat.Java;
+    public NbtFormat Format { get; init => field = NbtThrow.DefinedFormat(value, nameof(Format)); } = NbtFormat.Java;
 
     /// <summary>Gets the deepest nesting of compounds and lists allowed.</summary>
     /// <value>

@@ -31,7 +31,8 @@ internal ref struct NbtCursor
 
     public readonly NbtFormat Format => _format;
 
-    private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
+    /// <summary>Gets whether the flavour's fixed-width numbers and lengths are little-endian (Bedrock's).</summary>
+    public readonly bool IsLittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
 
     private readonly bool Varints => _format == NbtFormat.BedrockNetwork;
 
@@ -60,7 +61,7 @@ internal ref struct NbtCursor
     public short ReadInt16()
     {
         var bytes = Take(2);
-        return LittleEndian ? BinaryPrimitives.ReadInt16LittleEndian(bytes) : BinaryPrimitives.ReadInt16BigEndian(bytes);
+        return IsLittleEndian ? BinaryPrimitives.ReadInt16LittleEndian(bytes) : BinaryPrimitives.ReadInt16BigEndian(bytes);
     }
 
     public int ReadInt32()
@@ -71,7 +72,7 @@ internal ref struct NbtCursor
         }
 
         var bytes = Take(4);
-        return LittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(bytes) : BinaryPrimitives.ReadInt32BigEndian(bytes);
+        return IsLittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(bytes) : BinaryPrimitives.ReadInt32BigEndian(bytes);
     }
 
     public long ReadInt64()
@@ -82,19 +83,19 @@ internal ref struct NbtCursor
         }
 
         var bytes = Take(8);
-        return LittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(bytes) : BinaryPrimitives.ReadInt64BigEndian(bytes);
+        return IsLittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(bytes) : BinaryPrimitives.ReadInt64BigEndian(bytes);
     }
 
     public float ReadSingle()
     {
         var bytes = Take(4);
-        return LittleEndian ? BinaryPrimitives.ReadSingleLittleEndian(bytes) : BinaryPrimitives.ReadSingleBigEndian(bytes);
+        return IsLittleEndian ? BinaryPrimitives.ReadSingleLittleEndian(bytes) : BinaryPrimitives.ReadSingleBigEndian(bytes);
     }
 
     public double ReadDouble()
     {
         var bytes = Take(8);
-        return LittleEndian ? BinaryPrimitives.ReadDoubleLittleEndian(bytes) : BinaryPrimitives.ReadDoubleBigEndian(bytes);
+        return IsLittleEndian ? BinaryPrimitives.ReadDoubleLittleEndian(bytes) : BinaryPrimitives.ReadDoubleBigEndian(bytes);
     }
 
     /// <summary>Reads a list or array length and checks that <paramref name="minimumElementSize"/> bytes per element remain.</summary>
@@ -188,7 +189,7 @@ internal ref struct NbtCursor
         for (var i = 0; i < destination.Length; i++)
         {
             var element = bytes.Slice(i * 4, 4);
-            destination[i] = LittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(element) : BinaryPrimitives.ReadInt32BigEndian(element);
+            destination[i] = IsLittleEndian ? BinaryPrimitives.ReadInt32LittleEndian(element) : BinaryPrimitives.ReadInt32BigEndian(element);
         }
     }
 
@@ -209,7 +210,7 @@ internal ref struct NbtCursor
         for (var i = 0; i < destination.Length; i++)
         {
             var element = bytes.Slice(i * 8, 8);
-            destination[i] = LittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(element) : BinaryPrimitives.ReadInt64BigEndian(element);
+            destination[i] = IsLittleEndian ? BinaryPrimitives.ReadInt64LittleEndian(element) : BinaryPrimitives.ReadInt64BigEndian(element);
         }
     }
 

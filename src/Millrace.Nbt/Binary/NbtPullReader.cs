@@ -173,7 +173,7 @@ public ref struct NbtPullReader
 
         ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), position);
         var id = at;
-        int nameLength = _cursor.Format == NbtFormat.Bedrock ? LittleEndian.ReadUInt16(ref Unsafe.Add(ref at, 1)) : BigEndian.ReadUInt16(ref Unsafe.Add(ref at, 1));
+        int nameLength = _cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref Unsafe.Add(ref at, 1)) : BigEndian.ReadUInt16(ref Unsafe.Add(ref at, 1));
         if ((uint)(id - 1) >= (uint)NbtTagType.LongArray || nameLength > _data.Length - position - 3)
         {
             return 0;
@@ -434,7 +434,7 @@ public ref struct NbtPullReader
     public readonly short GetShort()
     {
         ref var at = ref FixedValue(NbtTagType.Short, sizeof(short));
-        return (short)(_cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadUInt16(ref at) : LittleEndian.ReadUInt16(ref at));
+        return (short)(_cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at));
     }
 
     /// <summary>Gets the current value as an int.</summary>
@@ -466,7 +466,7 @@ public ref struct NbtPullReader
 
         // The 2-byte length and the bytes after it checked here, in place, as the numbers are.
         ref var at = ref FixedValue(NbtTagType.String, sizeof(ushort));
-        int length = _cursor.Format == NbtFormat.Bedrock ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at);
+        int length = _cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at);
         if (_data.Length - _payloadStart - sizeof(ushort) < length)
         {
             NbtThrow.BadLength(SpanCursorStatus.BeyondInput, length, _data.Length - _payloadStart - sizeof(ushort), _payloadStart);
@@ -525,13 +525,13 @@ public ref struct NbtPullReader
     private readonly int FixedInt32(NbtTagType expected)
     {
         ref var at = ref FixedValue(expected, sizeof(int));
-        return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt32(ref at) : LittleEndian.ReadInt32(ref at);
+        return _cursor.IsLittleEndian ? LittleEndian.ReadInt32(ref at) : BigEndian.ReadInt32(ref at);
     }
 
     private readonly long FixedInt64(NbtTagType expected)
     {
         ref var at = ref FixedValue(expected, sizeof(long));
-        return _cursor.Format == NbtFormat.Java || _cursor.Format == NbtFormat.JavaNetwork ? BigEndian.ReadInt64(ref at) : LittleEndian.ReadInt64(ref at);
+        return _cursor.IsLittleEndian ? LittleEndian.ReadInt64(ref at) : BigEndian.ReadInt64(ref at);
     }
 
     private readonly NbtCursor ValueCursor(NbtTagType expected)

@@ -18,6 +18,13 @@ internal static class NbtThrow
     public static void StringTooLong(int length, string encoding, int limit, string paramName) =>
         throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"A string of {length} {encoding} bytes exceeds the format's limit of {limit}."), paramName);
 
+    /// <summary>
+    /// Gets <paramref name="format"/> when it is one of <see cref="NbtFormat"/>'s values, for the options that set it: an
+    /// undefined flavour would be read in one byte order by a tree read's first pass and another by its second.
+    /// </summary>
+    public static NbtFormat DefinedFormat(NbtFormat format, string paramName) =>
+        Enum.IsDefined(format) ? format : throw new ArgumentOutOfRangeException(paramName, format, "Not an NBT flavour.");
+
     [DoesNotReturn]
     public static void Truncated(int needed, long offset) =>
         throw TruncatedError(needed, offset);

@@ -12,14 +12,14 @@ namespace Millrace.Nbt.Binary;
 /// at its final size.
 /// </summary>
 /// <remarks>
-/// Only valid input is read here. What the tape does not check, and only a tree can fail (the byte quota as the tree
-/// reader charges it, a string that does not decode, the thread's stack), is thrown without a tag path, and so is every
-/// error of the tape (its own quota too: 20 bytes a tag); the caller then reads the input again with
+/// Only valid input is read here. What the tape does not check, and only a tree can fail (the byte quota as the
+/// tree reader charges it, a string that does not decode, the thread's stack), is thrown without a tag path, and so
+/// is every error of the tape (its own quota too: 20 bytes a tag); the caller then reads the input again with
 /// <see cref="NbtTreeReader"/>, which reports its own error, or reads what only the tape refused. Its frames are
 /// smaller than the one-pass reader's, so with a raised <see cref="NbtReaderOptions.MaxDepth"/> it may build a tree
-/// nested deeper than the one-pass reader's stack would allow. So a read's errors are the tree reader's by construction, and this path only has to agree with it on valid
-/// input: the same tags, names, strings (shared the same way) and quota. It trusts the tape's structure, not its
-/// offsets: every read of the input is bounds-checked.
+/// nested deeper than the one-pass reader's stack would allow. So a read's errors are the tree reader's by
+/// construction, and this path only has to agree with it on valid input: the same tags, names, strings (shared the
+/// same way) and quota. It trusts the tape's structure, not its offsets: every read of the input is bounds-checked.
 /// </remarks>
 internal static class NbtTreeBuilder
 {
@@ -63,8 +63,7 @@ internal static class NbtTreeBuilder
     private ref struct Builder<TOrder>
         where TOrder : struct, IByteOrder
     {
-        // The tree reader's charge per tag beyond its payload.
-        private const int TagOverhead = 16;
+        private const int TagOverhead = NbtTreeReader.TagOverhead;
 
         private readonly ReadOnlySpan<byte> _data;
         private readonly NbtTapeEntry[] _tape;
@@ -159,9 +158,9 @@ internal static class NbtTreeBuilder
             Charge(4L * count);
             var list = new NbtList(elementType, count);
             var elements = list.AddSlots(count);
-            var size = NbtMemberKinds.Of[(int)elementType];
             if (elementType is >= NbtTagType.Byte and <= NbtTagType.Double)
             {
+                var size = NbtMemberKinds.Of[(int)elementType];
                 // Numbers are read in place: the tape has no entry for each.
                 Charge((long)TagOverhead * count);
                 var numbers = _data.Slice(entry.Payload, checked(count * size));
@@ -199,7 +198,7 @@ internal static class NbtTreeBuilder
         {
             Charge((long)Unsafe.SizeOf<T>() * entry.Count);
             var values = new T[entry.Count];
-            NbtNumberView<T>.Convert(_data.Slice(entry.Payload, entry.Count * Unsafe.SizeOf<T>()), typeof(TOrder) == typeof(BigEndian), values);
+            NbtNumberView<T>.Convert(_data.Slice(entry.Payload, checked(entry.Count * Unsafe.SizeOf<T>())), typeof(TOrder) == typeof(BigEndian), values);
             return values;
         }
 

@@ -11,7 +11,7 @@ namespace Millrace.Nbt.Binary;
 internal ref struct NbtTreeReader
 {
     // What the quota charges per tag beyond its payload, after Minecraft's NbtAccounter.
-    private const int TagOverhead = 16;
+    internal const int TagOverhead = 16;
 
     private readonly NbtReaderOptions _options;
     private readonly ReadOnlySpan<byte> _data;
