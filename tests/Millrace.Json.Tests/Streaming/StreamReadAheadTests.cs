@@ -52,7 +52,7 @@ public sealed class StreamReadAheadTests
         });
 
         var ids = new List<int>();
-        await foreach (var item in JsonItems.ReadAsync(pipe.Reader.AsStream(), Context.CountedItem, new JsonStreamOptions { BufferSize = 4096 }))
+        await foreach (var item in JsonItems.ReadAsync(pipe.Reader.AsStream(), Context.StrictPerson, new JsonStreamOptions { BufferSize = 4096 }))
         {
             ids.Add(item.Value.Id);
             if (item.Value.Id == 999)
@@ -73,7 +73,7 @@ public sealed class StreamReadAheadTests
     {
         var stream = new AsynchronousStream(People(), hangAfter: 6 * 1024);
         var taken = 0;
-        await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }).WithCancellation(CancellationToken.None))
+        await foreach (var item in JsonItems.ReadAsync(stream, Context.StrictPerson, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }).WithCancellation(CancellationToken.None))
         {
             // Inside the first two reads (about 6.6 KB), once the third, read ahead, waits for bytes that never come.
             if (++taken == 600)
@@ -97,7 +97,7 @@ public sealed class StreamReadAheadTests
         var taken = 0;
         var reading = Task.Run(async () =>
         {
-            await foreach (var item in JsonItems.ReadAsync(stream, Context.CountedItem, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }, cancel.Token))
+            await foreach (var item in JsonItems.ReadAsync(stream, Context.StrictPerson, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = workers }, cancel.Token))
             {
                 // Every item that arrived (about 740) is taken; the refill after them waits for the read ahead.
                 taken++;
