@@ -88,7 +88,8 @@ public class RateLimitTests
             options);
 
         // Two bodies hold the two permits and the six other workers queue in the limiter: no third body can be running.
-        await Eventually.TrueAsync(() => limiter.GetStatistics()!.CurrentQueuedCount == 6, "six workers to queue for a permit");
+        // The queue can fill before the two permit holders have been scheduled into their bodies: both are waited for.
+        await Eventually.TrueAsync(() => limiter.GetStatistics()!.CurrentQueuedCount == 6 && Volatile.Read(ref entered) >= 2, "six workers to queue for a permit, two to hold one");
         Assert.Equal(2, Volatile.Read(ref entered));
         release.SetResult();
         await run.WaitAsync(TimeSpan.FromSeconds(10));
