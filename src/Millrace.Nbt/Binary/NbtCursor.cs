@@ -151,6 +151,9 @@ internal ref struct NbtCursor
         return Encoding.UTF8.GetString(bytes);
     }
 
+    /// <summary>Gets whether <paramref name="count"/> more bytes remain; an <see cref="Advance"/> by them right after costs no second check.</summary>
+    public readonly bool CanTake(int count) => _cursor.CanTake(count);
+
     /// <summary>Moves past <paramref name="count"/> bytes, as <see cref="Take"/> without making their span.</summary>
     public void Advance(int count)
     {
