@@ -151,7 +151,7 @@ internal ref struct NbtCursor
         return Encoding.UTF8.GetString(bytes);
     }
 
-    /// <summary>Gets whether <paramref name="count"/> more bytes remain; an <see cref="Advance"/> by them right after costs no second check.</summary>
+    /// <summary>Gets whether <paramref name="count"/> more bytes remain; the JIT drops the check of an <see cref="Advance"/> by them that follows with nothing stored between.</summary>
     public readonly bool CanTake(int count) => _cursor.CanTake(count);
 
     /// <summary>Moves past <paramref name="count"/> bytes, as <see cref="Take"/> without making their span.</summary>

@@ -121,7 +121,8 @@ public ref struct NbtPullReader
         }
 
         // Depth 0 is before the root or after its end: one test on the way to every other token. The name is forgotten
-        // on each path but a named tag's, which sets it: one store less on the most frequent token.
+        // on each path but the named tag's fast one (TryReadHeader sets it), so the most frequent token stores it once;
+        // the careful path forgets it before reading the tag's type, so that an error there leaves no name, as before.
         if (_depth == 0)
         {
             _nameStart = -1;
@@ -601,9 +602,9 @@ public ref struct NbtPullReader
         TagType = NbtTagType.End;
     }
 
-    // Inlined for the frames kept in the reader, since every compound's start goes through it; frames beyond them, and
-    // the depth limit's error, out of line. Stopwatch, with TryReadHeader's one bounds check and SkipString: every
-    // token of the player file read 17% faster, a generated typed read of it 5%.
+    // Inlined for the frames kept in the reader, since every compound's and list's start goes through it; frames beyond
+    // them, and the depth limit's error, out of line. Stopwatch, with TryReadHeader's one check and SkipString: every
+    // token of the player file read in 17% less time, a generated typed read of it in 5% less.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Push(Frame frame)
     {
