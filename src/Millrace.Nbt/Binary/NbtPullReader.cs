@@ -178,7 +178,7 @@ public ref struct NbtPullReader
         // the advance's own check of the same bytes below.
         ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), position);
         var id = at;
-        int nameLength = _cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref Unsafe.Add(ref at, 1)) : BigEndian.ReadUInt16(ref Unsafe.Add(ref at, 1));
+        int nameLength = ReadUInt16(ref Unsafe.Add(ref at, 1));
         if ((uint)(id - 1) >= (uint)NbtTagType.LongArray || !_cursor.CanTake(3 + nameLength))
         {
             return 0;
@@ -436,11 +436,7 @@ public ref struct NbtPullReader
 
     /// <summary>Gets the current value as a short.</summary>
     /// <returns>The value.</returns>
-    public readonly short GetShort()
-    {
-        ref var at = ref FixedValue(NbtTagType.Short, sizeof(short));
-        return (short)(_cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at));
-    }
+    public readonly short GetShort() => (short)ReadUInt16(ref FixedValue(NbtTagType.Short, sizeof(short)));
 
     /// <summary>Gets the current value as an int.</summary>
     /// <returns>The value.</returns>
@@ -462,22 +458,16 @@ public ref struct NbtPullReader
     /// <returns>The value.</returns>
     public string GetString()
     {
-        if (_cursor.Format == NbtFormat.BedrockNetwork)
+        // Read in place, as the numbers are, where the string's bytes are known to be there (the reader has not moved past
+        // the value); else a cursor on the value reads the varint flavour's length, or refuses a string cut short.
+        ExpectValue(NbtTagType.String);
+        if (StringLengthInPlace() is >= 0 and var length)
         {
-            // A varint length.
-            var cursor = ValueCursor(NbtTagType.String);
-            return _strings.Read(_data, ref cursor);
+            return _strings.Get(_data, _payloadStart + sizeof(ushort), length, _cursor);
         }
 
-        // The 2-byte length and the bytes after it checked here, in place, as the numbers are.
-        ref var at = ref FixedValue(NbtTagType.String, sizeof(ushort));
-        int length = _cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at);
-        if (_data.Length - _payloadStart - sizeof(ushort) < length)
-        {
-            NbtThrow.BadLength(SpanCursorStatus.BeyondInput, length, _data.Length - _payloadStart - sizeof(ushort), _payloadStart);
-        }
-
-        return _strings.Get(_data, _payloadStart + sizeof(ushort), length, _cursor);
+        var cursor = ValueCursor(NbtTagType.String);
+        return _strings.Read(_data, ref cursor);
     }
 
     /// <summary>Gets the bytes of the current byte array without copying.</summary>
@@ -514,11 +504,7 @@ public ref struct NbtPullReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private readonly ref byte FixedValue(NbtTagType expected, int size)
     {
-        if (Token != NbtToken.Value || TagType != expected)
-        {
-            NbtThrow.NotOnValue(Token, TagType, expected);
-        }
-
+        ExpectValue(expected);
         if (_data.Length - _payloadStart < size)
         {
             NbtThrow.Truncated(size, _payloadStart);
@@ -541,14 +527,23 @@ public ref struct NbtPullReader
 
     private readonly NbtCursor ValueCursor(NbtTagType expected)
     {
+        ExpectValue(expected);
+        return new NbtCursor(_data, _cursor.Format, _payloadStart);
+    }
+
+    // Every Get's check that the reader is on a value of the type asked for.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly void ExpectValue(NbtTagType expected)
+    {
         if (Token != NbtToken.Value || TagType != expected)
         {
             // Out of line: the message's formatting, inlined with each Get into a generated reader, was most of its code.
             NbtThrow.NotOnValue(Token, TagType, expected);
         }
-
-        return new NbtCursor(_data, _cursor.Format, _payloadStart);
     }
+
+    // A short, a name's length or a string's, in the flavour's byte order (shorts are fixed-width in every flavour).
+    private readonly ushort ReadUInt16(ref byte at) => _cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at);
 
     private void ReadName()
     {
@@ -611,6 +606,7 @@ public ref struct NbtPullReader
         var depth = _depth;
         if ((uint)depth < InlineFrames && depth != _maxDepth)
         {
+            // Not through FrameAt: the JIT kept its second test of the depth, and every token read took 10% longer.
             Unsafe.Add(ref Unsafe.As<FrameBuffer, Frame>(ref _inlineFrames), depth) = frame;
             _depth = depth + 1;
             return;
@@ -657,20 +653,35 @@ public ref struct NbtPullReader
 
     // A string value passed over in place, as a number is, where it was a call into the cursor (61 of the player file's
     // values are strings). The varint flavour, and a string cut short, go to the cursor, which reads or refuses them.
+    // Out of Read's path, where the JIT would inline it and make Read a quarter larger.
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void SkipString()
+    {
+        if (StringLengthInPlace() is >= 0 and var length)
+        {
+            _cursor.Advance(sizeof(ushort) + length);
+        }
+        else
+        {
+            _cursor.ReadStringBytes();
+        }
+    }
+
+    // The length of the string at the cursor, once its 2-byte prefix and its bytes are known to be there; -1 for the
+    // varint flavour and for a string cut short, which a cursor then reads or refuses.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private readonly int StringLengthInPlace()
     {
         if (_cursor.Format != NbtFormat.BedrockNetwork && _cursor.CanTake(sizeof(ushort)))
         {
-            ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _cursor.Position);
-            var size = sizeof(ushort) + (_cursor.IsLittleEndian ? LittleEndian.ReadUInt16(ref at) : BigEndian.ReadUInt16(ref at));
-            if (_cursor.CanTake(size))
+            int length = ReadUInt16(ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _cursor.Position));
+            if (_cursor.CanTake(sizeof(ushort) + length))
             {
-                _cursor.Advance(size);
-                return;
+                return length;
             }
         }
 
-        _cursor.ReadStringBytes();
+        return -1;
     }
 
     private void SkipPayload(NbtTagType type)
