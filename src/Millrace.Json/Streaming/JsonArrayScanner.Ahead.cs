@@ -62,6 +62,16 @@ internal sealed partial class JsonArrayScanner
         return false;
     }
 
+    /// <summary>
+    /// Gets whether fewer than <paramref name="windowBytes"/> remain unscanned, too few for <see cref="TryGuessItemAhead"/>,
+    /// while the next bytes are read ahead already: filling now costs a copy of the remainder only, and gives the worker
+    /// items to bind where the reader would read the buffer's last bytes alone.
+    /// </summary>
+    /// <param name="windowBytes">What <see cref="TryGuessItemAhead"/> is given.</param>
+    /// <returns><see langword="true"/> when <see cref="JsonItemScanner.FillAsync"/> should be called now.</returns>
+    public bool ShouldFillForGuess(int windowBytes) =>
+        _offerCandidates && _phase == Phase.Items && !EndOfStream && End - Start < windowBytes && CanFillAtOnce;
+
     /// <summary>Gets where the next item starts, as far as the bytes after the last one show: past whitespace, a comma and whitespace.</summary>
     /// <returns>The buffer position.</returns>
     public int NextItemPosition()

@@ -184,6 +184,15 @@ internal abstract class JsonItemScanner : IAsyncDisposable
     }
 
     /// <summary>
+    /// Reads the bytes ahead on the calling thread, when a read ahead waits for a pool thread (files and memory only): for
+    /// a caller that keeps the pool's threads busy.
+    /// </summary>
+    public void ReadAheadNow() => _readAhead?.ReadNow();
+
+    /// <summary>Gets whether <see cref="FillAsync"/> would now wait for nothing and copy only the unconsumed bytes.</summary>
+    protected bool CanFillAtOnce => _readAhead is { } readAhead && readAhead.CanSwapNow(_end - _start, _buffer.Length);
+
+    /// <summary>
     /// Gets whether a read of <paramref name="read"/> bytes into <paramref name="room"/> bytes ended the stream: it
     /// brought none, or fewer than the room from a seekable stream that is now exhausted. A seekable stream says so
     /// without another read, which lets the last items be read as the final block: in one pass, instead of scanned and

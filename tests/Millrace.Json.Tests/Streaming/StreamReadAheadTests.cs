@@ -35,6 +35,101 @@ public sealed class StreamReadAheadTests
         Assert.Equal(await DescribeRaw(new MemoryStream(json), oneRead, json), raw);
     }
 
+    [Theory]
+    [InlineData(4096, false)]
+    [InlineData(4096, true)]
+    [InlineData(16 * 1024, false)]
+    public async Task ReadAsync_TwoWorkersOverAFile_SameItemsAsOneRead(int bufferSize, bool malformed)
+    {
+        // A file's read ahead is done by the reader itself while the worker binds (both pool threads busy), and near a
+        // buffer's end the buffer is filled early so that the worker has items to bind: neither changes the items.
+        var items = Enumerable.Range(0, 5_000).Select(i => i % 89 == 0 ? $$"""{"Id":{{i}},"Name":"{{new string('y', 300)}}"}""" : $$"""{"Id":{{i}},"Name":"n{{i}}"}""");
+        var json = Encoding.UTF8.GetBytes("[" + string.Join(",", items) + (malformed ? """,{"Id":fals}""" : "") + "]");
+        var path = Path.Combine(Path.GetTempPath(), $"millrace-readahead-{Guid.NewGuid():N}.json");
+        await File.WriteAllBytesAsync(path, json);
+        try
+        {
+            var expected = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.JsonElement, new JsonStreamOptions { BufferSize = json.Length + 1 }));
+            await using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, 1, FileOptions.Asynchronous);
+
+            var fromFile = await Describe(JsonItems.ReadAsync(file, Context.JsonElement, new JsonStreamOptions { BufferSize = bufferSize, BindingWorkers = 2 }));
+
+            Assert.Equal(malformed ? 5_001 : 5_000, expected.Count);
+            Assert.Equal(expected, fromFile);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Theory]
+    [InlineData(2)]
+    [InlineData(3)]
+    public async Task ReadAsync_ASeekableSourceFailsAfterSomeReads_TheSameItemsBeforeTheFailureAsOneWorker(int workers)
+    {
+        // A read ahead that failed is never taken early: its error comes where one worker's does, after the same items.
+        var json = People();
+        async Task<(List<int> Ids, Exception? Failure)> Read(int count)
+        {
+            var ids = new List<int>();
+            try
+            {
+                await foreach (var item in JsonItems.ReadAsync(new SeekableFailingStream(json, failAfter: 40 * 1024), Context.StrictPerson, new JsonStreamOptions { BufferSize = 4096, BindingWorkers = count }))
+                {
+                    ids.Add(item.Value.Id);
+                }
+            }
+            catch (IOException exception)
+            {
+                return (ids, exception);
+            }
+
+            return (ids, null);
+        }
+
+        var one = await Read(1);
+        var many = await Read(workers);
+
+        Assert.NotNull(one.Failure);
+        Assert.NotNull(many.Failure);
+        Assert.True(one.Ids.Count > 3_000, $"{one.Ids.Count} items before the failure");
+        Assert.Equal(one.Ids, many.Ids);
+    }
+
+    [Fact]
+    public async Task ReadNow_WhateverThreadComesFirst_TheStreamIsReadOncePerReadAhead()
+    {
+        var data = Enumerable.Range(0, 10_000).Select(i => (byte)i).ToArray();
+        var stream = new MemoryStream(data);
+        var readAhead = new StreamReadAhead(stream, 1024);
+        var taken = new List<byte>();
+        for (var round = 1; round <= 3; round++)
+        {
+            readAhead.Start();
+            if (round != 2)
+            {
+                // The second round is left to the pool.
+                readAhead.ReadNow();
+            }
+
+            await readAhead.WaitAsync(CancellationToken.None);
+            readAhead.ReadNow();
+            var bytes = new byte[1024];
+            taken.AddRange(bytes.AsSpan(0, readAhead.Take(bytes)).ToArray());
+            Assert.Equal(taken.Count, stream.Position);
+        }
+
+        Assert.Equal(data.Take(taken.Count), taken);
+        Assert.Equal(3 * (1024 - 256), taken.Count);
+
+        readAhead.Start();
+        await readAhead.DisposeAsync();
+        var afterDispose = stream.Position;
+        await Task.Delay(100);
+        Assert.Equal(afterDispose, stream.Position);
+    }
+
     [Fact]
     public async Task ReadAsync_ASlowProducerAfterTwoFullReads_ItsItemsArriveWithoutWaitingForMore()
     {
@@ -110,6 +205,29 @@ public sealed class StreamReadAheadTests
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => reading.WaitAsync(TimeSpan.FromSeconds(30)));
         Assert.True(stream.ReadCancelled, "the enumeration ended with a read of the caller's stream still running");
+    }
+
+    // Seekable, as a file is, so that it is read ahead; its reads fail once failAfter bytes have been read.
+    private sealed class SeekableFailingStream(byte[] data, int failAfter) : ReadOnlyTestStream
+    {
+        private int _position;
+
+        public override bool CanSeek => true;
+
+        public override long Length => data.Length;
+
+        public override int Read(Span<byte> buffer)
+        {
+            if (_position >= failAfter)
+            {
+                throw new IOException("The disk is gone.");
+            }
+
+            var count = Math.Min(buffer.Length, data.Length - _position);
+            data.AsSpan(_position, count).CopyTo(buffer);
+            _position += count;
+            return count;
+        }
     }
 
     private static byte[] People() =>
