@@ -336,6 +336,12 @@ internal static class FuzzTargets
         if (format == JsonStreamFormat.Array)
         {
             Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");
+
+            // A 64-byte buffer: read ahead from the third read on, by the reader itself or the pool, and filled early
+            // whenever fewer than 16 bytes remain for the worker's next region.
+            var smallAhead = Options(2);
+            smallAhead.BufferSize = 64;
+            Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, smallAhead, aheadBytes: 16, CancellationToken.None)), "a worker binding ahead through a 64-byte buffer, read ahead");
         }
         Agree(elements, Drain(JsonItems.ReadRawAsync(new MemoryStream(data), Options(1))), "raw items");
 
