@@ -582,10 +582,12 @@ public ref struct NbtWriter
         return true;
     }
 
-    // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, four in a 64-bit word, and only strings of
-    // fewer than four chars (or any, on a big-endian machine) one by one. The last block overlaps the one before it
-    // rather than falling back to a loop, so a name of 5 to 7 chars is two word steps. Names average 5 chars in a player
-    // file: narrowed char by char, they were a tree write's largest cost.
+    // Narrows U+0001 to U+007F a block of chars at a time: eight in a vector, the last block overlapping the one before
+    // it rather than falling back to a loop. A string of 2 to 7 chars is one vector too, made of its first and last four
+    // (two) chars, which overlap or meet; only a single char (or any string, on a big-endian machine) goes char by char.
+    // Names average 5 chars in a player file: narrowed char by char, they were a tree write's largest cost; in two
+    // overlapping 64-bit words, shifted into place, they were still a sixth of a compound's writing (a profile of the
+    // player file), and the vector made a tree write 4-13% faster (stopwatch, 4 interleaved pairs of processes).
     private static bool TryNarrowAscii(ReadOnlySpan<char> text, Span<byte> destination)
     {
         var length = text.Length;
@@ -611,27 +613,32 @@ public ref struct NbtWriter
             }
         }
 
-        if (length >= 4 && BitConverter.IsLittleEndian)
+        if (length >= 2 && Vector128.IsHardwareAccelerated && BitConverter.IsLittleEndian)
         {
-            var last = length - 4;
-            for (var i = 0; ; i += 4)
-            {
-                i = Math.Min(i, last);
-                var chars = Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, i)));
-                // A char above U+007F sets a masked bit itself; U+0000 sets one once 1 is taken from it (only a zero
-                // borrows from the char above it, so the borrow flags nothing a zero has not flagged first).
-                if (((chars | (chars - 0x0001_0001_0001_0001)) & 0xFF80_FF80_FF80_FF80) != 0)
-                {
-                    return false;
-                }
+            ref var bytes = ref Unsafe.As<ushort, byte>(ref source);
+            // 2 or 3 chars fill both halves with the same pair of pairs, so that every lane holds a char to check.
+            var chars = (length >= 4
+                ? Vector128.Create(Unsafe.ReadUnaligned<ulong>(ref bytes), Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref bytes, (length - 4) * sizeof(char))))
+                : Vector128.Create(Unsafe.ReadUnaligned<uint>(ref bytes) | ((ulong)Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref bytes, (length - 2) * sizeof(char))) << 32))).AsUInt16();
 
-                var bytes = (uint)(chars & 0xFF) | (uint)((chars >> 8) & 0xFF00) | (uint)((chars >> 16) & 0xFF_0000) | (uint)((chars >> 24) & 0xFF00_0000);
-                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, i), bytes);
-                if (i == last)
-                {
-                    return true;
-                }
+            if (Vector128.GreaterThanAny(chars - Vector128<ushort>.One, Vector128.Create((ushort)0x7E)))
+            {
+                return false;
             }
+
+            var narrowed = Vector128.Narrow(chars, chars).AsUInt64().ToScalar();
+            if (length >= 4)
+            {
+                Unsafe.WriteUnaligned(ref target, (uint)narrowed);
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, length - 4), (uint)(narrowed >> 32));
+            }
+            else
+            {
+                Unsafe.WriteUnaligned(ref target, (ushort)narrowed);
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, length - 2), (ushort)(narrowed >> 16));
+            }
+
+            return true;
         }
 
         for (var i = 0; i < length; i++)

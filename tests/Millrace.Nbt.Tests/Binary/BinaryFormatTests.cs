@@ -118,6 +118,65 @@ public class BinaryFormatTests
         Assert.Null(read.Name);
     }
 
+    // The writer narrows short ASCII names and strings a block at a time (8 chars, or a string's first and last 4 or 2
+    // chars at once): every length up to 20, with a char at each end of the ASCII range, or just outside it, at every
+    // position, in a name and in a value, must give what Modified UTF-8 says, in both byte orders (Bedrock writes UTF-8,
+    // which differs only for U+0000 and surrogates, so it is not given those).
+    [Theory]
+    [InlineData(NbtFormat.Java, "\0\u0001\u007F\u0080\u00FF\u0100\u07FF\u0800\uD83D\uFFFF")]
+    [InlineData(NbtFormat.Bedrock, "\u0001\u007F\u0080\u00FF\u0100\u07FF\u0800\uFFFF")]
+    public void ShortStrings_AnyCharAtAnyPosition_WrittenAsModifiedUtf8(NbtFormat format, string oddChars)
+    {
+        foreach (var odd in oddChars)
+        {
+            for (var length = 1; length <= 20; length++)
+            {
+                for (var at = 0; at < length; at++)
+                {
+                    var text = string.Create(length, (odd, at), static (chars, state) =>
+                    {
+                        for (var i = 0; i < chars.Length; i++)
+                        {
+                            chars[i] = i == state.at ? state.odd : (char)('a' + (i % 26));
+                        }
+                    });
+                    var bytes = new NbtDocument("", new NbtCompound { { text, new NbtString(text) } }).ToArray(new NbtWriterOptions { Format = format });
+
+                    byte[] encoded = [.. Length(ReferenceModifiedUtf8(text).Length, format), .. ReferenceModifiedUtf8(text)];
+                    byte[] expected = [10, 0, 0, 8, .. encoded, .. encoded, 0];
+                    Assert.True(expected.AsSpan().SequenceEqual(bytes), $"U+{(int)odd:X4} at {at} of {length}");
+                }
+            }
+        }
+
+        static byte[] Length(int length, NbtFormat format) =>
+            format == NbtFormat.Java ? [(byte)(length >> 8), (byte)length] : [(byte)length, (byte)(length >> 8)];
+    }
+
+    // Modified UTF-8 char by char, as Java's writeUTF does: U+0000 in two bytes, every UTF-16 unit (a surrogate too) on
+    // its own.
+    private static byte[] ReferenceModifiedUtf8(string text)
+    {
+        var bytes = new List<byte>();
+        foreach (var c in text)
+        {
+            if (c is >= '\u0001' and <= '\u007F')
+            {
+                bytes.Add((byte)c);
+            }
+            else if (c <= '\u07FF')
+            {
+                bytes.AddRange([(byte)(0xC0 | (c >> 6)), (byte)(0x80 | (c & 0x3F))]);
+            }
+            else
+            {
+                bytes.AddRange([(byte)(0xE0 | (c >> 12)), (byte)(0x80 | ((c >> 6) & 0x3F)), (byte)(0x80 | (c & 0x3F))]);
+            }
+        }
+
+        return [.. bytes];
+    }
+
     [Fact]
     public void ModifiedUtf8_StringsOver65535Bytes_AreRefusedOnWrite()
     {
