@@ -337,8 +337,8 @@ internal static class FuzzTargets
         {
             Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");
 
-            // A 64-byte buffer: read ahead from the third read on, by the reader itself or the pool, and filled early
-            // whenever fewer than 16 bytes remain for the worker's next region.
+            // A 64-byte buffer: read ahead from the third read on, by the reader itself or the pool, and, over an array
+            // whose first item is an object, filled early whenever fewer than 16 bytes remain for the worker's next region.
             var smallAhead = Options(2);
             smallAhead.BufferSize = 64;
             Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, smallAhead, aheadBytes: 16, CancellationToken.None)), "a worker binding ahead through a 64-byte buffer, read ahead");

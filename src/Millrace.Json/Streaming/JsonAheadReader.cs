@@ -38,7 +38,8 @@ namespace Millrace.Json.Streaming;
 /// so a read queued to the pool waited until the reader stopped for its bytes: 60 of 91 refills, 14-19 ms on the
 /// reader's path with the worker idle), and fills the buffer as soon as too few bytes remain for a region instead of
 /// reading the last ones alone (1,000-2,000 items a read). Worker idle fell from 22-66 ms to about 8 ms, and two
-/// workers read 1.65-1.73 times one worker's throughput where they read 1.52-1.60 (stopwatch, interleaved).
+/// workers read 1.51-1.73 times one worker's throughput where they read 1.47-1.60 (stopwatch, interleaved pairs of
+/// processes over two hours of the VM's drift).
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
@@ -205,8 +206,8 @@ internal sealed class JsonAheadReader<T>
         _worker ??= Task.Run(BindAsync, CancellationToken.None);
         _regions.Writer.TryWrite(region);
 
-        // While the worker binds: both pool threads are busy, so a read ahead queued to the pool would wait until this
-        // one stops for its bytes.
+        // While the worker binds: with both pool threads busy, a read ahead queued to the pool would wait until this one
+        // stops for its bytes (once a read is claimed, by either, this does nothing).
         _scanner.ReadAheadNow();
         return region;
     }

@@ -32,8 +32,7 @@ internal sealed partial class JsonArrayScanner
         guess = 0;
         comma = 0;
         stop = 0;
-        if (!_offerCandidates || _phase != Phase.Items || NextIndex == 0 || _scanNextCandidate
-            || !HasObjectItems || End - Start < windowBytes)
+        if (!BetweenObjectItems || End - Start < windowBytes)
         {
             return false;
         }
@@ -63,14 +62,15 @@ internal sealed partial class JsonArrayScanner
     }
 
     /// <summary>
-    /// Gets whether fewer than <paramref name="windowBytes"/> remain unscanned, too few for <see cref="TryGuessItemAhead"/>,
-    /// while the next bytes are read ahead already: filling now costs a copy of the remainder only, and gives the worker
-    /// items to bind where the reader would read the buffer's last bytes alone.
+    /// Gets whether only too few bytes for <see cref="TryGuessItemAhead"/> stand in its way, fewer than
+    /// <paramref name="windowBytes"/> unscanned, while the next bytes are read ahead already: filling now costs a copy of
+    /// the remainder only, and lets a guess give the worker items where the reader would read the buffer's last bytes
+    /// alone.
     /// </summary>
     /// <param name="windowBytes">What <see cref="TryGuessItemAhead"/> is given.</param>
     /// <returns><see langword="true"/> when <see cref="JsonItemScanner.FillAsync"/> should be called now.</returns>
     public bool ShouldFillForGuess(int windowBytes) =>
-        _offerCandidates && _phase == Phase.Items && !EndOfStream && End - Start < windowBytes && CanFillAtOnce;
+        BetweenObjectItems && !EndOfStream && End - Start < windowBytes && CanFillAtOnce;
 
     /// <summary>Gets where the next item starts, as far as the bytes after the last one show: past whitespace, a comma and whitespace.</summary>
     /// <returns>The buffer position.</returns>
@@ -94,6 +94,11 @@ internal sealed partial class JsonArrayScanner
         _largestItem = Math.Max(_largestItem, largestItem);
         TakeIndices(count);
     }
+
+    // Between two object items of the selected array, with one-pass binding offered and nothing ended the scanning: where
+    // a guess can be made, once an object item has supplied the reader state after one.
+    private bool BetweenObjectItems =>
+        _offerCandidates && _phase == Phase.Items && NextIndex != 0 && !_scanNextCandidate && HasObjectItems && !IsDone;
 
     private int SkipJsonWhitespaceBack(int position)
     {

@@ -92,6 +92,9 @@ internal abstract class JsonItemScanner : IAsyncDisposable
     /// <summary>Gets the stream offset of the buffer's first byte.</summary>
     protected long BufferOffset => _bufferOffset;
 
+    /// <summary>Gets a value indicating whether the scanning is over: the end was reached, or a failure ended it.</summary>
+    protected bool IsDone => _done;
+
     /// <summary>Gets a value indicating whether the buffer holds the stream's last byte.</summary>
     protected bool EndOfStream { get; private set; }
 
@@ -184,8 +187,8 @@ internal abstract class JsonItemScanner : IAsyncDisposable
     }
 
     /// <summary>
-    /// Reads the bytes ahead on the calling thread, when a read ahead waits for a pool thread (files and memory only): for
-    /// a caller that keeps the pool's threads busy.
+    /// Reads the bytes ahead on the calling thread, when a read ahead waits for a pool thread (a <see cref="FileStream"/>
+    /// or <see cref="MemoryStream"/> only): for a caller that keeps the pool's threads busy.
     /// </summary>
     public void ReadAheadNow() => _readAhead?.ReadNow();
 

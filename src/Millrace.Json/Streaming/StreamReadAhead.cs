@@ -22,9 +22,11 @@ namespace Millrace.Json.Streaming;
 /// </para>
 /// <para>
 /// The read is queued to the thread pool, and whichever thread comes first does it: a pool thread, or the scanner's
-/// own through <see cref="ReadNow"/> (files and memory only, whose synchronous reads return at once). With two binding
-/// workers on two cores both pool threads are busy, and a queued read ran only once the scanner stopped to wait for its
-/// bytes, with the other worker idle meanwhile: on the binding benchmark's 100 MB, 2 reads of 3 were still waiting then.
+/// own through <see cref="ReadNow"/> (a <see cref="FileStream"/> or <see cref="MemoryStream"/> only, whose synchronous
+/// reads wait for no producer; a cold disk or a network share keeps the scanner's thread as long as it would have kept
+/// a pool thread). With two binding workers on two cores both pool threads are busy, and a queued read ran only once the
+/// scanner stopped to wait for its bytes, with the other worker idle meanwhile: on the binding benchmark's 100 MB, 2
+/// reads of 3 were still waiting then.
 /// </para>
 /// </remarks>
 internal sealed class StreamReadAhead : IAsyncDisposable
@@ -71,8 +73,8 @@ internal sealed class StreamReadAhead : IAsyncDisposable
     /// <param name="bufferLength">The scanner's buffer size.</param>
     /// <returns><see langword="true"/> when a refill now would swap the buffers at once.</returns>
     public bool CanSwapNow(int unconsumed, int bufferLength) =>
-        _pending is { Outcome.Task: { IsCompletedSuccessfully: true, Result: > 0 } }
-        && unconsumed <= _reserve && bufferLength <= _buffer.Length;
+        _pending is { } pending && pending.Outcome.Task.IsCompletedSuccessfully && pending.Outcome.Task.Result > 0
+        && FitsHead(unconsumed, bufferLength);
 
     /// <summary>Starts the next read, after the reserved head; call only when no bytes wait (<see cref="HasBytes"/> is false).</summary>
     public void Start()
@@ -82,18 +84,19 @@ internal sealed class StreamReadAhead : IAsyncDisposable
         _start = _reserve;
         _end = _reserve;
 
-        // On the thread pool, so that the read overlaps the scanning even when a stream's ReadAsync does its work before
-        // returning; its outcome is a task, since it is kept past this fill and waited for with a token, and holds
-        // whatever the stream throws for the fill that needs the bytes.
+        // On the thread pool (with the caller's execution context, as the stream would have it), so that the read
+        // overlaps the scanning even when a stream's ReadAsync does its work before returning; its outcome is a task,
+        // since it is kept past this fill and waited for with a token, and holds whatever the stream throws for the
+        // fill that needs the bytes.
         var pending = new PendingRead(_stream, _buffer.AsMemory(_reserve), _cancel.Token);
         _pending = pending;
-        ThreadPool.UnsafeQueueUserWorkItem(static pending => _ = pending.ReadAsync(), pending, preferLocal: false);
+        ThreadPool.QueueUserWorkItem(static pending => _ = pending.ReadAsync(), pending, preferLocal: false);
     }
 
     /// <summary>
-    /// Does the read on the calling thread, when no pool thread has started it and the stream's synchronous read returns
-    /// at once (a file, memory): for a caller whose pool threads are all busy, so that the bytes are there before they
-    /// are needed.
+    /// Does the read on the calling thread, when no pool thread has started it and the stream is a
+    /// <see cref="FileStream"/> or <see cref="MemoryStream"/>: for a caller that keeps the pool's threads busy, so that
+    /// the bytes are there before they are needed.
     /// </summary>
     public void ReadNow()
     {
@@ -133,7 +136,7 @@ internal sealed class StreamReadAhead : IAsyncDisposable
     public bool TrySwap(ref byte[] buffer, ref int start, ref int end, ref long bufferOffset)
     {
         var unconsumed = end - start;
-        if (_pending is not null || _start != _reserve || unconsumed > _reserve || buffer.Length > _buffer.Length)
+        if (_pending is not null || !FitsHead(unconsumed, buffer.Length))
         {
             return false;
         }
@@ -160,6 +163,9 @@ internal sealed class StreamReadAhead : IAsyncDisposable
         return copied;
     }
 
+    // Whether the read bytes, none taken yet, can become the scanner's buffer with its unconsumed bytes in the head.
+    private bool FitsHead(int unconsumed, int bufferLength) => _start == _reserve && unconsumed <= _reserve && bufferLength <= _buffer.Length;
+
     /// <summary>Returns the buffer to the pool, once a read still running (cancelled first) is over.</summary>
     /// <returns>A task that completes when the stream is no longer read.</returns>
     public async ValueTask DisposeAsync()
@@ -167,8 +173,10 @@ internal sealed class StreamReadAhead : IAsyncDisposable
         if (_pending is { } pending)
         {
             _pending = null;
-            _cancel!.Cancel();
+
+            // A read nobody has started never starts; one running is cancelled.
             pending.Abandon();
+            _cancel!.Cancel();
 
             // Nothing asked for these bytes: the read's outcome, whatever it is, is dropped, and marked observed.
             await ((Task)pending.Outcome.Task).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
@@ -180,52 +188,24 @@ internal sealed class StreamReadAhead : IAsyncDisposable
     }
 
     /// <summary>One read into the buffer, done by whichever thread claims it first, or abandoned.</summary>
-    private sealed class PendingRead(Stream stream, Memory<byte> destination, CancellationToken cancellationToken)
+    /// <param name="stream">The stream to read.</param>
+    /// <param name="destination">Where its bytes go.</param>
+    /// <param name="cancellationToken">Cancels a read the stream's <c>ReadAsync</c> does.</param>
+    internal sealed class PendingRead(Stream stream, Memory<byte> destination, CancellationToken cancellationToken)
     {
         private int _claimed;
 
+        /// <summary>Gets the read's outcome: the bytes read, what the stream threw, or cancelled when abandoned.</summary>
         public TaskCompletionSource<int> Outcome { get; } = new();
 
-        // The pool thread's way: the stream's own asynchronous read.
-        [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever the read throws goes to the fill that waits for its bytes.")]
-        public async Task ReadAsync()
-        {
-            if (!TryClaim())
-            {
-                return;
-            }
+        /// <summary>Reads through the stream's <c>ReadAsync</c>, unless another thread has claimed the read.</summary>
+        /// <returns>A task that completes when the read is over, or at once.</returns>
+        public Task ReadAsync() => RunAsync(synchronously: false);
 
-            try
-            {
-                Outcome.SetResult(await stream.ReadAsync(destination, cancellationToken).ConfigureAwait(false));
-            }
-            catch (Exception exception)
-            {
-                Fail(exception);
-            }
-        }
+        /// <summary>Reads through the stream's synchronous <c>Read</c> on the calling thread, unless another thread has claimed the read.</summary>
+        public void Read() => _ = RunAsync(synchronously: true);
 
-        // The scanner's way, on its own thread.
-        [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever the read throws goes to the fill that waits for its bytes.")]
-        public void Read()
-        {
-            if (!TryClaim())
-            {
-                return;
-            }
-
-            try
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                Outcome.SetResult(stream.Read(destination.Span));
-            }
-            catch (Exception exception)
-            {
-                Fail(exception);
-            }
-        }
-
-        // Disposing: a read nobody has started never starts.
+        /// <summary>Makes sure the read never starts, unless a thread has claimed it already.</summary>
         public void Abandon()
         {
             if (TryClaim())
@@ -236,13 +216,24 @@ internal sealed class StreamReadAhead : IAsyncDisposable
 
         private bool TryClaim() => Interlocked.Exchange(ref _claimed, 1) == 0;
 
-        private void Fail(Exception exception)
+        // Synchronously, nothing is awaited: the task returned is complete.
+        [SuppressMessage("Design", "CA1031:Do not catch general exception types", Justification = "Whatever the read throws goes to the fill that waits for its bytes.")]
+        private async Task RunAsync(bool synchronously)
         {
-            if (exception is OperationCanceledException canceled && cancellationToken.IsCancellationRequested)
+            if (!TryClaim())
+            {
+                return;
+            }
+
+            try
+            {
+                Outcome.SetResult(synchronously ? stream.Read(destination.Span) : await stream.ReadAsync(destination, cancellationToken).ConfigureAwait(false));
+            }
+            catch (OperationCanceledException canceled) when (cancellationToken.IsCancellationRequested)
             {
                 Outcome.SetCanceled(canceled.CancellationToken);
             }
-            else
+            catch (Exception exception)
             {
                 Outcome.SetException(exception);
             }

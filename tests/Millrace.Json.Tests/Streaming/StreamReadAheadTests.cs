@@ -102,14 +102,14 @@ public sealed class StreamReadAheadTests
     {
         var data = Enumerable.Range(0, 10_000).Select(i => (byte)i).ToArray();
         var stream = new MemoryStream(data);
-        var readAhead = new StreamReadAhead(stream, 1024);
+        await using var readAhead = new StreamReadAhead(stream, 1024);
         var taken = new List<byte>();
         for (var round = 1; round <= 3; round++)
         {
             readAhead.Start();
             if (round != 2)
             {
-                // The second round is left to the pool.
+                // The second round is left to the pool; in the others the pool may still come first.
                 readAhead.ReadNow();
             }
 
@@ -122,12 +122,110 @@ public sealed class StreamReadAheadTests
 
         Assert.Equal(data.Take(taken.Count), taken);
         Assert.Equal(3 * (1024 - 256), taken.Count);
+    }
 
-        readAhead.Start();
-        await readAhead.DisposeAsync();
-        var afterDispose = stream.Position;
-        await Task.Delay(100);
-        Assert.Equal(afterDispose, stream.Position);
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task PendingRead_ClaimedByOneThread_TheOtherDoesNotRead(bool callerFirst)
+    {
+        var stream = new CountingStream(new byte[100]);
+        var destination = new byte[10];
+        var read = new StreamReadAhead.PendingRead(stream, destination, CancellationToken.None);
+
+        if (callerFirst)
+        {
+            read.Read();
+            await read.ReadAsync();
+        }
+        else
+        {
+            await read.ReadAsync();
+            read.Read();
+        }
+
+        Assert.Equal(10, await read.Outcome.Task);
+        Assert.Equal((callerFirst ? 1 : 0, callerFirst ? 0 : 1), (stream.Reads, stream.AsynchronousReads));
+    }
+
+    [Fact]
+    public async Task PendingRead_Abandoned_NeverReads()
+    {
+        var stream = new CountingStream(new byte[100]);
+        var read = new StreamReadAhead.PendingRead(stream, new byte[10], CancellationToken.None);
+
+        read.Abandon();
+        read.Read();
+        await read.ReadAsync();
+
+        Assert.True(read.Outcome.Task.IsCanceled);
+        Assert.Equal((0, 0), (stream.Reads, stream.AsynchronousReads));
+    }
+
+    [Fact]
+    public async Task ReadAhead_TheReadFailed_IsNeverSwappableAndItsErrorComesToTheFill()
+    {
+        // A disposed FileStream throws on any read, whichever thread makes it.
+        var path = Path.Combine(Path.GetTempPath(), $"millrace-readahead-{Guid.NewGuid():N}.json");
+        await File.WriteAllBytesAsync(path, new byte[4096]);
+        try
+        {
+            var file = new FileStream(path, FileMode.Open, FileAccess.Read);
+            await using var readAhead = new StreamReadAhead(file, 1024);
+            await file.DisposeAsync();
+
+            readAhead.Start();
+            readAhead.ReadNow();
+
+            await Assert.ThrowsAsync<ObjectDisposedException>(async () => await readAhead.WaitAsync(CancellationToken.None));
+            Assert.False(readAhead.CanSwapNow(0, 1024));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public async Task ArrayScanner_TooFewBytesLeftForAGuessAndTheNextReadOver_AsksToFillEarly()
+    {
+        // What the two-worker reader does between items, by hand: the read ahead done on this thread, then a fill as soon
+        // as too few bytes remain for a guess (a quarter of the buffer, as the reader asks). The items stay the one-read
+        // items.
+        var json = People();
+        var options = new JsonStreamOptions { BufferSize = 4096 };
+        await using var scanner = new JsonArrayScanner(new MemoryStream(json), options, Context.Options);
+        var reader = new JsonItemReader<StrictPerson>(scanner, Context.StrictPerson);
+        var ids = new List<int>();
+        var earlyFills = 0;
+        while (true)
+        {
+            scanner.ReadAheadNow();
+            if (scanner.ShouldFillForGuess(1024))
+            {
+                Assert.False(scanner.TryGuessItemAhead(1024, 4096, out _, out _, out _));
+                earlyFills++;
+                await scanner.FillAsync(CancellationToken.None);
+                Assert.True(scanner.TryGuessItemAhead(1024, 4096, out _, out _, out _));
+            }
+
+            var step = reader.TryRead(out var item);
+            if (step == ScanStep.Item)
+            {
+                ids.Add(item.Value.Id);
+            }
+            else if (step == ScanStep.NeedMoreData)
+            {
+                await scanner.FillAsync(CancellationToken.None);
+            }
+            else
+            {
+                break;
+            }
+        }
+
+        Assert.Equal(Enumerable.Range(0, 100_000), ids);
+        Assert.True(earlyFills > 100, $"{earlyFills} early fills");
     }
 
     [Fact]
@@ -216,6 +314,8 @@ public sealed class StreamReadAheadTests
 
         public override long Length => data.Length;
 
+        public override long Position { get => _position; set => throw new NotSupportedException(); }
+
         public override int Read(Span<byte> buffer)
         {
             if (_position >= failAfter)
@@ -227,6 +327,26 @@ public sealed class StreamReadAheadTests
             data.AsSpan(_position, count).CopyTo(buffer);
             _position += count;
             return count;
+        }
+    }
+
+    // Counts its reads, synchronous and not.
+    private sealed class CountingStream(byte[] data) : MemoryStream(data)
+    {
+        public int Reads { get; private set; }
+
+        public int AsynchronousReads { get; private set; }
+
+        public override int Read(Span<byte> buffer)
+        {
+            Reads++;
+            return base.Read(buffer);
+        }
+
+        public override ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            AsynchronousReads++;
+            return base.ReadAsync(buffer, cancellationToken);
         }
     }
 
