@@ -134,8 +134,12 @@ public sealed class EndlessArrayStream : ReadOnlyTestStream
 public sealed class AsynchronousStream(byte[] data, int hangAfter = int.MaxValue) : ReadOnlyTestStream
 {
     private int _position;
+    private int _running;
 
     public bool ReadCancelled { get; private set; }
+
+    /// <summary>Gets how many reads have started and not returned.</summary>
+    public int RunningReads => Volatile.Read(ref _running);
 
     public override bool CanSeek => true;
 
@@ -146,6 +150,19 @@ public sealed class AsynchronousStream(byte[] data, int hangAfter = int.MaxValue
     public override int Read(Span<byte> buffer) => throw new NotSupportedException("Read asynchronously.");
 
     public override async ValueTask<int> ReadAsync(Memory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        Interlocked.Increment(ref _running);
+        try
+        {
+            return await ReadLaterAsync(buffer, cancellationToken);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _running);
+        }
+    }
+
+    private async ValueTask<int> ReadLaterAsync(Memory<byte> buffer, CancellationToken cancellationToken)
     {
         await Task.Yield();
         if (_position >= hangAfter)
