@@ -600,7 +600,7 @@ public ref struct NbtWriter
             {
                 i = Math.Min(i, last);
                 var chars = Vector128.LoadUnsafe(ref source, i);
-                if (Vector128.GreaterThanAny(chars - Vector128<ushort>.One, Vector128.Create((ushort)0x7E)))
+                if (AnyOutsideRange(chars))
                 {
                     return false;
                 }
@@ -621,7 +621,7 @@ public ref struct NbtWriter
                 ? Vector128.Create(Unsafe.ReadUnaligned<ulong>(ref bytes), Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref bytes, (length - 4) * sizeof(char))))
                 : Vector128.Create(Unsafe.ReadUnaligned<uint>(ref bytes) | ((ulong)Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref bytes, (length - 2) * sizeof(char))) << 32))).AsUInt16();
 
-            if (Vector128.GreaterThanAny(chars - Vector128<ushort>.One, Vector128.Create((ushort)0x7E)))
+            if (AnyOutsideRange(chars))
             {
                 return false;
             }
@@ -654,6 +654,10 @@ public ref struct NbtWriter
 
         return true;
     }
+
+    // Whether a char is outside U+0001 to U+007F: less one, U+0000 wraps around to the top, so one comparison finds both.
+    private static bool AnyOutsideRange(Vector128<ushort> chars) =>
+        Vector128.GreaterThanAny(chars - Vector128<ushort>.One, Vector128.Create((ushort)0x7E));
 
     // UTF-8 cannot carry an unpaired surrogate; the platform's default encoder would write U+FFFD in its place.
     private static int Utf8ByteCount(string text)
