@@ -8,7 +8,6 @@ public sealed partial class NbtSerializableGenerator
 {
     private const string Reader = "global::Millrace.Nbt.Binary.NbtPullReader";
     private const string Writer = "global::Millrace.Nbt.Binary.NbtWriter";
-    private const string Token = "global::Millrace.Nbt.Binary.NbtToken";
     private const string TagType = "global::Millrace.Nbt.Tags.NbtTagType";
     private const string Serializer = "global::Millrace.Nbt.Serialization.NbtSerializer";
 
@@ -28,7 +27,7 @@ public sealed partial class NbtSerializableGenerator
             public static {{model.FullName}} ReadNbt(ref {{Reader}} reader)
             {
         {{Indent(locals, 8)}}
-                while (reader.Read() && reader.Token != {{Token}}.EndCompound)
+                while (reader.ReadMember())
                 {
                     // Every tag inside a compound has a name: it is compared with each member's as bytes, taken once.
                     var __name = reader.NameBytes;
@@ -65,7 +64,7 @@ public sealed partial class NbtSerializableGenerator
             CollectionKind.Array => $$"""
               {{Serializer}}.ExpectElements(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
               var __array = new {{member.Value.TypeName}}[reader.ListCount];
-              for (var __i = 0; reader.Read() && reader.Token != {{Token}}.EndList; __i++)
+              for (var __i = 0; reader.ReadElement(); __i++)
               {
                   __array[__i] = {{ReadExpression(member.Value)}};
               }
@@ -75,7 +74,7 @@ public sealed partial class NbtSerializableGenerator
             _ => $$"""
               {{Serializer}}.ExpectElements(ref reader, {{TagType}}.{{TagTypeOf(member.Value)}}, {{name}});
               var __list = new global::System.Collections.Generic.List<{{member.Value.TypeName}}>(reader.ListCount);
-              while (reader.Read() && reader.Token != {{Token}}.EndList)
+              while (reader.ReadElement())
               {
                   __list.Add({{ReadExpression(member.Value)}});
               }

@@ -12,6 +12,7 @@ using Millrace.Nbt.Binary;
 using Millrace.Nbt.Borrowed;
 using Millrace.Nbt.Tests.Borrowed;
 using Millrace.Nbt.Region;
+using Millrace.Nbt.Serialization;
 using Millrace.Nbt.Snbt;
 
 namespace Millrace.Fuzz;
@@ -34,6 +35,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
+        new FuzzTarget("nbt-typed", ReadTyped, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
@@ -158,6 +160,66 @@ internal static class FuzzTargets
         if (treeError is not null && treeError.Code != NbtErrorCodes.Quota)
         {
             throw new InvalidOperationException("The pull reader reads what the tree reader refuses: " + treeError.Message, treeError);
+        }
+
+        // Read is the oracle of ReadMember and ReadElement, its steps for a reader known to be in a compound or a list.
+        var read = Steps(data, byContainer: false);
+        var byContainer = Steps(data, byContainer: true);
+        if (read != byContainer)
+        {
+            throw new InvalidOperationException($"ReadMember and ReadElement stop at {byContainer}; Read at {read}.");
+        }
+    }
+
+    private static string Steps(byte[] data, bool byContainer)
+    {
+        var steps = new StringBuilder();
+        var inList = new Stack<bool>();
+        try
+        {
+            var reader = new NbtPullReader(data, Nbt);
+            while (true)
+            {
+                // Either of the two returns false on its container's end, a token like any other here.
+                if (byContainer && inList.Count > 0)
+                {
+                    _ = inList.Peek() ? reader.ReadElement() : reader.ReadMember();
+                }
+                else if (!reader.Read())
+                {
+                    return steps.ToString();
+                }
+
+                steps.Append(reader.Token).Append(reader.BytesConsumed).Append(' ');
+                if (reader.Token is NbtToken.StartCompound or NbtToken.StartList)
+                {
+                    inList.Push(reader.Token == NbtToken.StartList);
+                }
+                else if (reader.Token is NbtToken.EndCompound or NbtToken.EndList)
+                {
+                    inList.Pop();
+                }
+            }
+        }
+        catch (NbtFormatException exception)
+        {
+            return $"{steps}error {exception.Code} at {exception.ByteOffset}";
+        }
+    }
+
+    // A generated reader over samples/player.dat's shape: it reads the input or refuses it as NbtFormatException, and
+    // whatever it reads the tree reader reads too, but for strings: it compares names as bytes and skips unknown tags
+    // without decoding them, where the tree decodes every one (and the two charge the byte quota differently).
+    private static void ReadTyped(byte[] data)
+    {
+        var player = NbtSerializer.Deserialize<FuzzPlayer>(data, Nbt);
+        try
+        {
+            NbtDocument.Read(data, Nbt);
+        }
+        catch (NbtFormatException exception) when (exception.Code is not (NbtErrorCodes.Quota or NbtErrorCodes.BadEncoding))
+        {
+            throw new InvalidOperationException($"A typed read of {player.Inventory.Count} items took what the tree reader refuses: " + exception.Message, exception);
         }
     }
 
@@ -462,6 +524,48 @@ internal sealed partial class FuzzUser
     [Field(8)] public FuzzUser? Owner { get; set; }
 
     [Field(9)] public Dictionary<string, string>? Metadata { get; set; }
+}
+
+/// <summary>samples/player.dat's shape, generated: the nbt-typed target reads each input with it.</summary>
+[NbtSerializable]
+internal sealed partial class FuzzPlayer
+{
+    public int DataVersion { get; set; }
+
+    public double[] Pos { get; set; } = [];
+
+    public List<float> Rotation { get; set; } = [];
+
+    public string? Dimension { get; set; }
+
+    [NbtName("abilities")]
+    public FuzzAbilities? Abilities { get; set; }
+
+    public List<FuzzItem> Inventory { get; set; } = [];
+}
+
+/// <summary>A player's abilities.</summary>
+[NbtSerializable]
+internal sealed partial class FuzzAbilities
+{
+    [NbtName("flying")]
+    public bool Flying { get; set; }
+
+    [NbtName("walkSpeed")]
+    public float WalkSpeed { get; set; }
+}
+
+/// <summary>An inventory slot.</summary>
+[NbtSerializable]
+internal sealed partial class FuzzItem
+{
+    public sbyte Slot { get; set; }
+
+    [NbtName("id")]
+    public required string Id { get; set; }
+
+    [NbtName("count")]
+    public int Count { get; set; }
 }
 
 /// <summary>A record type to bind fuzzed items to, so binding failures are exercised as well as syntax.</summary>

@@ -132,18 +132,79 @@ public ref struct NbtPullReader
         ref var frame = ref FrameAt(_depth - 1);
         if (frame.IsList)
         {
-            _nameStart = -1;
-            if (frame.Remaining == 0)
-            {
-                End(NbtToken.EndList);
-                return true;
-            }
-
-            frame.Remaining--;
-            Begin(frame.ElementType);
+            NextElement(ref frame);
             return true;
         }
 
+        NextMember();
+        return true;
+    }
+
+    /// <summary>
+    /// Moves to the next named tag of the compound the reader is in, as <see cref="Read"/> does there, and says whether
+    /// there was one: a loop over a compound's tags, such as a generated reader's, tests one result where it tested
+    /// <see cref="Read"/>'s and then <see cref="Token"/> (stopwatch: a generated read of the player file about 6% faster).
+    /// </summary>
+    /// <returns><see langword="false"/> on the compound's end, where the reader then is (<see cref="NbtToken.EndCompound"/>).</returns>
+    /// <exception cref="InvalidOperationException">The reader is not inside a compound: before the root, after it, or in a list.</exception>
+    /// <exception cref="NbtFormatException">The input is malformed here.</exception>
+    public bool ReadMember()
+    {
+        if (_depth == 0 || FrameAt(_depth - 1).IsList)
+        {
+            NbtThrow.NotInContainer("compound", _depth);
+        }
+
+        if (Token == NbtToken.Value)
+        {
+            MovePastValue();
+        }
+
+        return NextMember();
+    }
+
+    /// <summary>
+    /// Moves to the next element of the list the reader is in, as <see cref="Read"/> does there, and says whether there
+    /// was one: for a loop over a list's elements, as <see cref="ReadMember"/> is for a compound's tags.
+    /// </summary>
+    /// <returns><see langword="false"/> on the list's end, where the reader then is (<see cref="NbtToken.EndList"/>).</returns>
+    /// <exception cref="InvalidOperationException">The reader is not inside a list: before the root, after it, or in a compound.</exception>
+    /// <exception cref="NbtFormatException">The input is malformed here.</exception>
+    public bool ReadElement()
+    {
+        if (_depth == 0 || !FrameAt(_depth - 1).IsList)
+        {
+            NbtThrow.NotInContainer("list", _depth);
+        }
+
+        if (Token == NbtToken.Value)
+        {
+            MovePastValue();
+        }
+
+        return NextElement(ref FrameAt(_depth - 1));
+    }
+
+    // A list's next element, or its end (false).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool NextElement(ref Frame frame)
+    {
+        _nameStart = -1;
+        if (frame.Remaining == 0)
+        {
+            End(NbtToken.EndList);
+            return false;
+        }
+
+        frame.Remaining--;
+        Begin(frame.ElementType);
+        return true;
+    }
+
+    // A compound's next tag, or its end (false).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool NextMember()
+    {
         if (TryReadHeader() is var header and not 0)
         {
             Begin((NbtTagType)header);
@@ -155,7 +216,7 @@ public ref struct NbtPullReader
         if (tagType == NbtTagType.End)
         {
             End(NbtToken.EndCompound);
-            return true;
+            return false;
         }
 
         ReadName();

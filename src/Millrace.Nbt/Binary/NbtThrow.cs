@@ -91,6 +91,13 @@ internal static class NbtThrow
     public static void NotOnValue(NbtToken token, NbtTagType type, NbtTagType expected) =>
         throw new InvalidOperationException($"The reader is on a {token} of type {type}, not a {expected} value.");
 
+    /// <summary>A pull reader's <c>ReadMember</c> or <c>ReadElement</c> called outside a container of its kind: the caller's mistake.</summary>
+    [DoesNotReturn]
+    public static void NotInContainer(string container, int depth) =>
+        throw new InvalidOperationException(depth == 0
+            ? $"The reader is not inside a {container}: it is before the root or after it."
+            : $"The reader is not inside a {container}: the innermost container open is a {(container == "list" ? "compound" : "list")}.");
+
     // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its
     // callers' fast paths; exceptions two of them share are built here.
     private static NbtFormatException TruncatedError(int needed, long offset) =>

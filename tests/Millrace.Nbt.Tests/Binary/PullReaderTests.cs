@@ -378,6 +378,111 @@ public class PullReaderTests
         }
     }
 
+    // ReadMember and ReadElement are Read for a reader known to be in a compound or a list: every token, and every
+    // error's code and offset, the same, over random trees of every flavour, cut short or with a byte changed.
+    [Theory]
+    [InlineData(NbtFormat.Java)]
+    [InlineData(NbtFormat.JavaNetwork)]
+    [InlineData(NbtFormat.Bedrock)]
+    [InlineData(NbtFormat.BedrockNetwork)]
+    public void ReadMemberAndReadElement_GiveTheTokensOfRead_AndFailAtTheSameOffset(NbtFormat format)
+    {
+        var random = new Random(61);
+        var documents = new[] { NbtSamples.BigTest() }
+            .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
+            .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
+            .ToArray();
+        var options = new NbtReaderOptions { Format = format };
+        for (var trial = 0; trial < 400; trial++)
+        {
+            var bytes = documents[trial % documents.Length];
+            var input = trial % 3 == 2 ? bytes.AsSpan(0, random.Next(bytes.Length)).ToArray() : (byte[])bytes.Clone();
+            if (trial >= documents.Length && trial % 3 == 1 && input.Length > 0)
+            {
+                input[random.Next(input.Length)] = (byte)random.Next(256);
+            }
+
+            Assert.Equal(Tokens(input, options, byContainer: false), Tokens(input, options, byContainer: true));
+        }
+    }
+
+    [Fact]
+    public void ReadMemberAndReadElement_OutsideTheirKindOfContainer_Throw()
+    {
+        var bytes = new NbtDocument("r", new NbtCompound { { "l", new NbtList([new NbtByte(1)]) } }).ToArray();
+        Assert.Throws<InvalidOperationException>(() => new NbtPullReader(bytes).ReadMember());
+        Assert.Throws<InvalidOperationException>(() => new NbtPullReader(bytes).ReadElement());
+        Assert.Throws<InvalidOperationException>(() =>
+        {
+            var reader = new NbtPullReader(bytes);
+            reader.Read();
+            reader.ReadElement();
+        });
+        Assert.Throws<InvalidOperationException>(() =>
+        {
+            var reader = new NbtPullReader(bytes);
+            reader.Read();
+            reader.Read();
+            reader.ReadMember();
+        });
+        Assert.Throws<InvalidOperationException>(() =>
+        {
+            var reader = new NbtPullReader(bytes);
+            while (reader.Read())
+            {
+            }
+
+            reader.ReadMember();
+        });
+    }
+
+    // Every token as Read gives it, or (byContainer) as ReadMember and ReadElement give it inside compounds and lists.
+    private static string Tokens(byte[] input, NbtReaderOptions options, bool byContainer)
+    {
+        var tokens = new System.Text.StringBuilder();
+        var open = new Stack<bool>();
+        try
+        {
+            var reader = new NbtPullReader(input, options);
+            while (true)
+            {
+                bool more;
+                if (!byContainer || open.Count == 0)
+                {
+                    more = reader.Read();
+                }
+                else
+                {
+                    var inList = open.Peek();
+                    more = inList ? reader.ReadElement() : reader.ReadMember();
+                    Assert.Equal(more, reader.Token != (inList ? NbtToken.EndList : NbtToken.EndCompound));
+                    more = true;
+                }
+
+                if (!more)
+                {
+                    return tokens.Append("end").ToString();
+                }
+
+                if (reader.Token is NbtToken.StartCompound or NbtToken.StartList)
+                {
+                    open.Push(reader.Token == NbtToken.StartList);
+                }
+                else if (reader.Token is NbtToken.EndCompound or NbtToken.EndList)
+                {
+                    open.Pop();
+                }
+
+                tokens.Append($"{reader.Token} {reader.TagType} {reader.Depth} {reader.BytesConsumed} {reader.GetName()}");
+                tokens.Append(reader.Token == NbtToken.Value && reader.TagType == NbtTagType.String ? " " + reader.GetString() + "\n" : "\n");
+            }
+        }
+        catch (NbtFormatException exception)
+        {
+            return tokens.Append($"error {exception.Code} at {exception.ByteOffset}").ToString();
+        }
+    }
+
     [Fact]
     public void TruncatedInput_RaisesNbtFormatException()
     {

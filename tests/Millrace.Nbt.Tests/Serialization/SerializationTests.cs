@@ -151,6 +151,32 @@ public class SerializationTests
         Assert.Empty(read.Inventory);
     }
 
+    // A generated reader is a reader like the others: cut short anywhere it is refused with NbtFormatException at an
+    // offset inside the input, and with any byte changed it reads or refuses the input that way, never otherwise.
+    [Fact]
+    public void TruncatedOrCorruptedInput_IsReadOrRefusedAsAFormatError()
+    {
+        var bytes = Serialize(Sample());
+        for (var length = 0; length < bytes.Length; length++)
+        {
+            var error = Assert.Throws<NbtFormatException>(() => NbtSerializer.Deserialize<PlayerData>(bytes.AsSpan(0, length)));
+            Assert.InRange(error.ByteOffset, 0, length);
+        }
+
+        var random = new Random(16);
+        for (var trial = 0; trial < 3000; trial++)
+        {
+            var input = (byte[])bytes.Clone();
+            for (var changes = 1 + (trial % 3); changes > 0; changes--)
+            {
+                input[random.Next(input.Length)] = (byte)random.Next(256);
+            }
+
+            var exception = Record.Exception(() => NbtSerializer.Deserialize<PlayerData>(input));
+            Assert.True(exception is null or NbtFormatException, $"trial {trial}: {exception}");
+        }
+    }
+
     // A typed read took the root compound and ignored whatever followed it.
     [Fact]
     public void BytesAfterTheRoot_AreRefused()
