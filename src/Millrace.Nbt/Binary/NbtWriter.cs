@@ -32,16 +32,54 @@ public ref struct NbtWriter
     /// <summary>Initializes a writer.</summary>
     /// <param name="output">Where the bytes go.</param>
     /// <param name="format">The flavour.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="format"/> is not one of <see cref="NbtFormat"/>'s.</exception>
     public NbtWriter(IBufferWriter<byte> output, NbtFormat format = NbtFormat.Java)
     {
         ArgumentNullException.ThrowIfNull(output);
         _cursor = new BufferWriterCursor(output);
-        _format = format;
+        _format = NbtThrow.DefinedFormat(format, nameof(format));
     }
 
-    private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
+    // What a flavour's bytes look like, as a type argument: a tree is written with the layout of its flavour, where each
+    // number and string asked the flavour again (and kept the code for the others); tag-by-tag writes, such as generated
+    // writers', use the layout that asks the writer's format each time. Stopwatch, complex_player.dat, 10 interleaved
+    // processes each: a tree write 5.84 → 5.53 µs (median).
+    private interface ILayout
+    {
+        // Numbers and lengths little-endian, and strings UTF-8 (not Modified UTF-8): Bedrock's flavours.
+        static abstract bool LittleEndian(NbtFormat format);
 
-    private readonly bool Varints => _format == NbtFormat.BedrockNetwork;
+        // Ints, longs and lengths as varints: Bedrock's network flavour.
+        static abstract bool Varints(NbtFormat format);
+    }
+
+    private readonly struct JavaLayout : ILayout
+    {
+        public static bool LittleEndian(NbtFormat format) => false;
+
+        public static bool Varints(NbtFormat format) => false;
+    }
+
+    private readonly struct BedrockLayout : ILayout
+    {
+        public static bool LittleEndian(NbtFormat format) => true;
+
+        public static bool Varints(NbtFormat format) => false;
+    }
+
+    private readonly struct BedrockNetworkLayout : ILayout
+    {
+        public static bool LittleEndian(NbtFormat format) => true;
+
+        public static bool Varints(NbtFormat format) => true;
+    }
+
+    private readonly struct LayoutOfFormat : ILayout
+    {
+        public static bool LittleEndian(NbtFormat format) => format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
+
+        public static bool Varints(NbtFormat format) => format == NbtFormat.BedrockNetwork;
+    }
 
     /// <summary>Writes a whole tree as the root and flushes.</summary>
     /// <param name="name">The root's name (ignored in the Java network flavour).</param>
@@ -63,7 +101,18 @@ public ref struct NbtWriter
 
         // Each write of a tree starts at the top of its nesting, checked for stack, even after a write that threw.
         _depth = 0;
-        PutPayload(tag);
+        switch (_format)
+        {
+            case NbtFormat.Bedrock:
+                PutPayload<BedrockLayout>(tag);
+                break;
+            case NbtFormat.BedrockNetwork:
+                PutPayload<BedrockNetworkLayout>(tag);
+                break;
+            default:
+                PutPayload<JavaLayout>(tag);
+                break;
+        }
     }
 
     /// <summary>Writes a byte tag.</summary>
@@ -81,7 +130,7 @@ public ref struct NbtWriter
     public void WriteShort(string? name, short value)
     {
         Header(name, NbtTagType.Short);
-        PutInt16(value);
+        PutInt16<LayoutOfFormat>(value);
     }
 
     /// <summary>Writes an int tag.</summary>
@@ -90,7 +139,7 @@ public ref struct NbtWriter
     public void WriteInt(string? name, int value)
     {
         Header(name, NbtTagType.Int);
-        PutInt32(value);
+        PutInt32<LayoutOfFormat>(value);
     }
 
     /// <summary>Writes a long tag.</summary>
@@ -99,7 +148,7 @@ public ref struct NbtWriter
     public void WriteLong(string? name, long value)
     {
         Header(name, NbtTagType.Long);
-        PutInt64(value);
+        PutInt64<LayoutOfFormat>(value);
     }
 
     /// <summary>Writes a float tag.</summary>
@@ -108,7 +157,7 @@ public ref struct NbtWriter
     public void WriteFloat(string? name, float value)
     {
         Header(name, NbtTagType.Float);
-        PutFixed32(BitConverter.SingleToInt32Bits(value));
+        PutFixed32<LayoutOfFormat>(BitConverter.SingleToInt32Bits(value));
     }
 
     /// <summary>Writes a double tag.</summary>
@@ -117,7 +166,7 @@ public ref struct NbtWriter
     public void WriteDouble(string? name, double value)
     {
         Header(name, NbtTagType.Double);
-        PutFixed64(BitConverter.DoubleToInt64Bits(value));
+        PutFixed64<LayoutOfFormat>(BitConverter.DoubleToInt64Bits(value));
     }
 
     /// <summary>Writes a string tag.</summary>
@@ -127,7 +176,7 @@ public ref struct NbtWriter
     {
         ArgumentNullException.ThrowIfNull(value);
         Header(name, NbtTagType.String);
-        PutString(value);
+        PutString<LayoutOfFormat>(value);
     }
 
     /// <summary>Writes a byte array tag.</summary>
@@ -136,7 +185,7 @@ public ref struct NbtWriter
     public void WriteByteArray(string? name, ReadOnlySpan<byte> value)
     {
         Header(name, NbtTagType.ByteArray);
-        PutInt32(value.Length);
+        PutInt32<LayoutOfFormat>(value.Length);
         PutBytes(value);
     }
 
@@ -146,8 +195,8 @@ public ref struct NbtWriter
     public void WriteIntArray(string? name, ReadOnlySpan<int> value)
     {
         Header(name, NbtTagType.IntArray);
-        PutInt32(value.Length);
-        PutInt32s(value);
+        PutInt32<LayoutOfFormat>(value.Length);
+        PutInt32s<LayoutOfFormat>(value);
     }
 
     /// <summary>Writes a long array tag.</summary>
@@ -156,8 +205,8 @@ public ref struct NbtWriter
     public void WriteLongArray(string? name, ReadOnlySpan<long> value)
     {
         Header(name, NbtTagType.LongArray);
-        PutInt32(value.Length);
-        PutInt64s(value);
+        PutInt32<LayoutOfFormat>(value.Length);
+        PutInt64s<LayoutOfFormat>(value);
     }
 
     /// <summary>Starts a compound; write its named tags, then <see cref="WriteEndCompound"/>.</summary>
@@ -185,7 +234,7 @@ public ref struct NbtWriter
         Header(name, NbtTagType.List);
         // An empty list keeps the type it declares, so a file read and written again has the same bytes.
         PutByte((byte)elementType);
-        PutInt32(count);
+        PutInt32<LayoutOfFormat>(count);
     }
 
     /// <summary>Hands the buffered bytes to the buffer writer.</summary>
@@ -201,55 +250,58 @@ public ref struct NbtWriter
         PutByte((byte)type);
         if (_rootWritten || _format != NbtFormat.JavaNetwork)
         {
-            PutString(name);
+            PutString<LayoutOfFormat>(name);
         }
 
         _rootWritten = true;
     }
 
-    private void PutPayload(NbtTag tag) => PutPayload(tag, TypeOf(tag));
+    private void PutPayload<TLayout>(NbtTag tag)
+        where TLayout : struct, ILayout
+        => PutPayload<TLayout>(tag, TypeOf(tag));
 
     // Dispatches on the type the caller has already read (a compound writes it before the name), one jump where type
     // patterns tested the classes in turn; the hierarchy is closed and each type is one sealed class, so the casts hold.
-    private void PutPayload(NbtTag tag, NbtTagType type)
+    private void PutPayload<TLayout>(NbtTag tag, NbtTagType type)
+        where TLayout : struct, ILayout
     {
         switch (type)
         {
-            case NbtTagType.Int when Varints:
+            case NbtTagType.Int when TLayout.Varints(_format):
                 PutVarint(ZigZag.Encode(Unsafe.As<NbtInt>(tag).Value));
                 break;
-            case NbtTagType.Long when Varints:
+            case NbtTagType.Long when TLayout.Varints(_format):
                 PutVarint(ZigZag.Encode(Unsafe.As<NbtLong>(tag).Value));
                 break;
             case >= NbtTagType.Byte and <= NbtTagType.Double:
-                _cursor.Advance(WriteNumber(_cursor.GetSpan(sizeof(long)), tag, type));
+                _cursor.Advance(WriteNumber<TLayout>(_cursor.GetSpan(sizeof(long)), tag, type));
                 break;
             case NbtTagType.ByteArray:
                 var bytes = Unsafe.As<NbtByteArray>(tag).Value;
-                PutInt32(bytes.Length);
+                PutInt32<TLayout>(bytes.Length);
                 PutBytes(bytes);
                 break;
             case NbtTagType.String:
-                PutString(Unsafe.As<NbtString>(tag).Value);
+                PutString<TLayout>(Unsafe.As<NbtString>(tag).Value);
                 break;
             case NbtTagType.IntArray:
                 var ints = Unsafe.As<NbtIntArray>(tag).Value;
-                PutInt32(ints.Length);
-                PutInt32s(ints);
+                PutInt32<TLayout>(ints.Length);
+                PutInt32s<TLayout>(ints);
                 break;
             case NbtTagType.LongArray:
                 var longs = Unsafe.As<NbtLongArray>(tag).Value;
-                PutInt32(longs.Length);
-                PutInt64s(longs);
+                PutInt32<TLayout>(longs.Length);
+                PutInt64s<TLayout>(longs);
                 break;
             case NbtTagType.List:
                 Nest();
-                PutList(Unsafe.As<NbtList>(tag));
+                PutList<TLayout>(Unsafe.As<NbtList>(tag));
                 _depth--;
                 break;
             case NbtTagType.Compound:
                 Nest();
-                PutCompound(Unsafe.As<NbtCompound>(tag));
+                PutCompound<TLayout>(Unsafe.As<NbtCompound>(tag));
                 _depth--;
                 break;
         }
@@ -273,17 +325,18 @@ public ref struct NbtWriter
     };
 
     // Out of PutPayload, which every number goes through, so the number's path stays small.
-    private void PutCompound(NbtCompound compound)
+    private void PutCompound<TLayout>(NbtCompound compound)
+        where TLayout : struct, ILayout
     {
         foreach (var (name, child) in compound.Tags)
         {
             var childType = TypeOf(child);
-            if (!TryPutEntry(name, child, childType))
+            if (!TryPutEntry<TLayout>(name, child, childType))
             {
                 // TryPutEntry has found the name not to be short ASCII: it goes to the encoders at once.
                 PutByte((byte)childType);
-                PutEncodedString(name);
-                PutPayload(child, childType);
+                PutEncodedString<TLayout>(name);
+                PutPayload<TLayout>(child, childType);
             }
         }
 
@@ -292,15 +345,16 @@ public ref struct NbtWriter
 
     // An entry whose name is short ASCII goes into one span: its type, its name and, for a number, its value, one request
     // to the cursor and one advance where writing them part by part made three of each.
-    private bool TryPutEntry(string name, NbtTag tag, NbtTagType type)
+    private bool TryPutEntry<TLayout>(string name, NbtTag tag, NbtTagType type)
+        where TLayout : struct, ILayout
     {
-        if (name.Length > ShortText || Varints)
+        if (name.Length > ShortText || TLayout.Varints(_format))
         {
             return false;
         }
 
         var span = _cursor.GetSpan(3 + name.Length + sizeof(long));
-        if (!TryWriteShortAscii(span[1..], name))
+        if (!TryWriteShortAscii<TLayout>(span[1..], name))
         {
             return false;
         }
@@ -309,19 +363,20 @@ public ref struct NbtWriter
         var header = 3 + name.Length;
         if (type is >= NbtTagType.Byte and <= NbtTagType.Double)
         {
-            _cursor.Advance(header + WriteNumber(span[header..], tag, type));
+            _cursor.Advance(header + WriteNumber<TLayout>(span[header..], tag, type));
             return true;
         }
 
         _cursor.Advance(header);
-        PutPayload(tag, type);
+        PutPayload<TLayout>(tag, type);
         return true;
     }
 
     // Writes a number's fixed-width payload (every flavour's but the varint ints of Bedrock's network flavour) and
     // returns its size.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly int WriteNumber(Span<byte> destination, NbtTag tag, NbtTagType type)
+    private readonly int WriteNumber<TLayout>(Span<byte> destination, NbtTag tag, NbtTagType type)
+        where TLayout : struct, ILayout
     {
         switch (type)
         {
@@ -329,19 +384,19 @@ public ref struct NbtWriter
                 destination[0] = (byte)Unsafe.As<NbtByte>(tag).Value;
                 return sizeof(byte);
             case NbtTagType.Short:
-                WriteInt16(destination, Unsafe.As<NbtShort>(tag).Value);
+                WriteInt16<TLayout>(destination, Unsafe.As<NbtShort>(tag).Value);
                 return sizeof(short);
             case NbtTagType.Int:
-                WriteFixed32(destination, Unsafe.As<NbtInt>(tag).Value);
+                WriteFixed32<TLayout>(destination, Unsafe.As<NbtInt>(tag).Value);
                 return sizeof(int);
             case NbtTagType.Long:
-                WriteFixed64(destination, Unsafe.As<NbtLong>(tag).Value);
+                WriteFixed64<TLayout>(destination, Unsafe.As<NbtLong>(tag).Value);
                 return sizeof(long);
             case NbtTagType.Float:
-                WriteFixed32(destination, BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
+                WriteFixed32<TLayout>(destination, BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
                 return sizeof(float);
             default:
-                WriteFixed64(destination, BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
+                WriteFixed64<TLayout>(destination, BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
                 return sizeof(double);
         }
     }
@@ -355,39 +410,42 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutList(NbtList list)
+    private void PutList<TLayout>(NbtList list)
+        where TLayout : struct, ILayout
     {
         if (HeterogeneousLists.NeedsWrapping(list))
         {
             PutByte((byte)NbtTagType.Compound);
-            PutInt32(list.Count);
+            PutInt32<TLayout>(list.Count);
             foreach (var element in list)
             {
-                PutPayload(HeterogeneousLists.Wrap(element));
+                PutPayload<TLayout>(HeterogeneousLists.Wrap(element));
             }
 
             return;
         }
 
         PutByte((byte)list.ElementType);
-        PutInt32(list.Count);
+        PutInt32<TLayout>(list.Count);
         foreach (var element in list.Items)
         {
-            PutPayload(element);
+            PutPayload<TLayout>(element);
         }
     }
 
     private void PutByte(byte value) => _cursor.WriteByte(value);
 
-    private void PutInt16(short value)
+    private void PutInt16<TLayout>(short value)
+        where TLayout : struct, ILayout
     {
-        WriteInt16(_cursor.GetSpan(2), value);
+        WriteInt16<TLayout>(_cursor.GetSpan(2), value);
         _cursor.Advance(2);
     }
 
-    private readonly void WriteInt16(Span<byte> destination, short value)
+    private readonly void WriteInt16<TLayout>(Span<byte> destination, short value)
+        where TLayout : struct, ILayout
     {
-        if (LittleEndian)
+        if (TLayout.LittleEndian(_format))
         {
             BinaryPrimitives.WriteInt16LittleEndian(destination, value);
         }
@@ -397,37 +455,41 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutInt32(int value)
+    private void PutInt32<TLayout>(int value)
+        where TLayout : struct, ILayout
     {
-        if (Varints)
+        if (TLayout.Varints(_format))
         {
             PutVarint(ZigZag.Encode(value));
             return;
         }
 
-        PutFixed32(value);
+        PutFixed32<TLayout>(value);
     }
 
-    private void PutInt64(long value)
+    private void PutInt64<TLayout>(long value)
+        where TLayout : struct, ILayout
     {
-        if (Varints)
+        if (TLayout.Varints(_format))
         {
             PutVarint(ZigZag.Encode(value));
             return;
         }
 
-        PutFixed64(value);
+        PutFixed64<TLayout>(value);
     }
 
-    private void PutFixed32(int value)
+    private void PutFixed32<TLayout>(int value)
+        where TLayout : struct, ILayout
     {
-        WriteFixed32(_cursor.GetSpan(4), value);
+        WriteFixed32<TLayout>(_cursor.GetSpan(4), value);
         _cursor.Advance(4);
     }
 
-    private readonly void WriteFixed32(Span<byte> destination, int value)
+    private readonly void WriteFixed32<TLayout>(Span<byte> destination, int value)
+        where TLayout : struct, ILayout
     {
-        if (LittleEndian)
+        if (TLayout.LittleEndian(_format))
         {
             BinaryPrimitives.WriteInt32LittleEndian(destination, value);
         }
@@ -437,15 +499,17 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutFixed64(long value)
+    private void PutFixed64<TLayout>(long value)
+        where TLayout : struct, ILayout
     {
-        WriteFixed64(_cursor.GetSpan(8), value);
+        WriteFixed64<TLayout>(_cursor.GetSpan(8), value);
         _cursor.Advance(8);
     }
 
-    private readonly void WriteFixed64(Span<byte> destination, long value)
+    private readonly void WriteFixed64<TLayout>(Span<byte> destination, long value)
+        where TLayout : struct, ILayout
     {
-        if (LittleEndian)
+        if (TLayout.LittleEndian(_format))
         {
             BinaryPrimitives.WriteInt64LittleEndian(destination, value);
         }
@@ -464,14 +528,19 @@ public ref struct NbtWriter
 
     // Arrays of fixed-width numbers are written a run at a time: copied, or byte-swapped by the vectorized
     // ReverseEndianness when the flavour's byte order is not the machine's, instead of element by element.
-    private void PutInt32s(ReadOnlySpan<int> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+    private void PutInt32s<TLayout>(ReadOnlySpan<int> values)
+        where TLayout : struct, ILayout
+        => PutNumbers<int, TLayout>(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
 
-    private void PutInt64s(ReadOnlySpan<long> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+    private void PutInt64s<TLayout>(ReadOnlySpan<long> values)
+        where TLayout : struct, ILayout
+        => PutNumbers<long, TLayout>(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
 
-    private void PutNumbers<T>(ReadOnlySpan<T> values, ReverseEndiannessAction<T> reverseEndianness, Func<T, ulong> zigZag)
+    private void PutNumbers<T, TLayout>(ReadOnlySpan<T> values, ReverseEndiannessAction<T> reverseEndianness, Func<T, ulong> zigZag)
         where T : unmanaged
+        where TLayout : struct, ILayout
     {
-        if (Varints)
+        if (TLayout.Varints(_format))
         {
             foreach (var value in values)
             {
@@ -486,7 +555,7 @@ public ref struct NbtWriter
         {
             var run = values[..Math.Min(values.Length, ArrayRun / size)];
             var target = MemoryMarshal.Cast<byte, T>(_cursor.GetSpan(run.Length * size));
-            if (LittleEndian == BitConverter.IsLittleEndian)
+            if (TLayout.LittleEndian(_format) == BitConverter.IsLittleEndian)
             {
                 run.CopyTo(target);
             }
@@ -500,20 +569,22 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutString(string text)
+    private void PutString<TLayout>(string text)
+        where TLayout : struct, ILayout
     {
-        if (text.Length <= ShortText && !Varints && TryPutShortAscii(text))
+        if (text.Length <= ShortText && !TLayout.Varints(_format) && TryPutShortAscii<TLayout>(text))
         {
             return;
         }
 
-        PutEncodedString(text);
+        PutEncodedString<TLayout>(text);
     }
 
     // A string that is not short ASCII, through the flavour's encoder.
-    private void PutEncodedString(string text)
+    private void PutEncodedString<TLayout>(string text)
+        where TLayout : struct, ILayout
     {
-        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
+        if (!TLayout.LittleEndian(_format))
         {
             var length = ModifiedUtf8.GetByteCount(text);
             if (length > ModifiedUtf8.MaxByteCount)
@@ -521,7 +592,7 @@ public ref struct NbtWriter
                 NbtThrow.StringTooLong(length, "Modified UTF-8", ModifiedUtf8.MaxByteCount, nameof(text));
             }
 
-            PutInt16((short)(ushort)length);
+            PutInt16<TLayout>((short)(ushort)length);
 
             // One byte a char only when every char is U+0001 to U+007F: then narrowing is the whole encoding.
             if (length == text.Length)
@@ -538,7 +609,7 @@ public ref struct NbtWriter
         }
 
         var byteCount = Utf8ByteCount(text);
-        if (Varints)
+        if (TLayout.Varints(_format))
         {
             PutVarint((uint)byteCount);
         }
@@ -549,7 +620,7 @@ public ref struct NbtWriter
                 NbtThrow.StringTooLong(byteCount, "UTF-8", ushort.MaxValue, nameof(text));
             }
 
-            PutInt16((short)(ushort)byteCount);
+            PutInt16<TLayout>((short)(ushort)byteCount);
         }
 
         _cursor.Advance(StrictUtf8.GetBytes(text, _cursor.GetSpan(byteCount)));
@@ -558,9 +629,10 @@ public ref struct NbtWriter
     // Names and most string values are short and ASCII (U+0001 to U+007F, one byte each in both encodings): one pass
     // narrows them behind their length prefix, where counting the bytes first and then narrowing took two passes and
     // two calls. Anything else is left, unwritten, to the encoders.
-    private bool TryPutShortAscii(string text)
+    private bool TryPutShortAscii<TLayout>(string text)
+        where TLayout : struct, ILayout
     {
-        if (!TryWriteShortAscii(_cursor.GetSpan(2 + text.Length), text))
+        if (!TryWriteShortAscii<TLayout>(_cursor.GetSpan(2 + text.Length), text))
         {
             return false;
         }
@@ -571,14 +643,15 @@ public ref struct NbtWriter
 
     // Writes a short ASCII string's 2-byte length and its chars at the start of the destination; nothing when it is not.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool TryWriteShortAscii(Span<byte> destination, string text)
+    private readonly bool TryWriteShortAscii<TLayout>(Span<byte> destination, string text)
+        where TLayout : struct, ILayout
     {
         if (!TryNarrowAscii(text, destination.Slice(2, text.Length)))
         {
             return false;
         }
 
-        WriteInt16(destination, (short)text.Length);
+        WriteInt16<TLayout>(destination, (short)text.Length);
         return true;
     }
 

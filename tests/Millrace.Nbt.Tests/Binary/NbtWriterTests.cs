@@ -67,6 +67,21 @@ public class NbtWriterTests
 
     // The stack is checked every few levels (StackRoom), not at every one: a tree far deeper than a small thread's stack
     // must still be refused by each of the four walks, never overflow it (which would end the process).
+    // A flavour the enum does not name wrote big-endian numbers with UTF-8 strings, a mix no reader reads: refused, as
+    // the options refuse it, by the writer and by the typed serializer that makes one.
+    [Fact]
+    public void UndefinedFlavour_IsRefusedWhenTheWriterIsMade()
+    {
+        var output = new ArrayBufferWriter<byte>();
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => new NbtWriter(output, (NbtFormat)42));
+        Assert.Equal("format", error.ParamName);
+        Assert.Throws<ArgumentOutOfRangeException>(() => Millrace.Nbt.Serialization.NbtSerializer.Serialize(new Millrace.Nbt.Tests.Serialization.Enchantment(), output, format: (NbtFormat)(-1)));
+        Assert.Equal(0, output.WrittenCount);
+
+        // Every flavour the enum names is taken (the check is a range: a flavour added past its end must widen it).
+        Assert.All(Enum.GetValues<NbtFormat>(), format => new NbtWriter(output, format).Flush());
+    }
+
     [Fact]
     public void NestingDeeperThanTheThreadsStack_IsRefusedByEveryWalk_NeverOverflowsIt()
     {
