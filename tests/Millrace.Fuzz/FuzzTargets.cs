@@ -180,17 +180,21 @@ internal static class FuzzTargets
             var reader = new NbtPullReader(data, Nbt);
             while (true)
             {
-                // Either of the two returns false on its container's end, a token like any other here.
+                // Either of the two returns false exactly on its container's end, a token like any other here.
                 if (byContainer && inList.Count > 0)
                 {
-                    _ = inList.Peek() ? reader.ReadElement() : reader.ReadMember();
+                    var more = inList.Peek() ? reader.ReadElement() : reader.ReadMember();
+                    if (more == (reader.Token is NbtToken.EndCompound or NbtToken.EndList))
+                    {
+                        throw new InvalidOperationException($"ReadMember or ReadElement returned {more} on {reader.Token} at {reader.BytesConsumed}.");
+                    }
                 }
                 else if (!reader.Read())
                 {
                     return steps.ToString();
                 }
 
-                steps.Append(reader.Token).Append(reader.BytesConsumed).Append(' ');
+                steps.Append($"{reader.Token} {reader.TagType} {reader.Depth} {reader.HasName} {reader.BytesConsumed}, ");
                 if (reader.Token is NbtToken.StartCompound or NbtToken.StartList)
                 {
                     inList.Push(reader.Token == NbtToken.StartList);

@@ -19,12 +19,13 @@ internal static class NbtThrow
         throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"A string of {length} {encoding} bytes exceeds the format's limit of {limit}."), paramName);
 
     /// <summary>
-    /// Gets <paramref name="format"/> when it is one of <see cref="NbtFormat"/>'s values, for the options that set it: an
-    /// undefined flavour would be read in one byte order by a tree read's first pass and another by its second.
+    /// Gets <paramref name="format"/> when it is one of <see cref="NbtFormat"/>'s values, for the options that set it and
+    /// the writer: an undefined flavour would be read in one byte order by a tree read's first pass and another by its
+    /// second, and written as big-endian numbers with UTF-8 strings, which no flavour is.
     /// </summary>
     // A range check, not Enum.IsDefined: the writer's constructor calls this once per write, and with Enum.IsDefined a
-    // write that must allocate nothing allocated 248 B now and then (1 run of the NBT tests in 7), likely the enum's
-    // values cached again by the runtime. The flavours are 0 to BedrockNetwork, in order.
+    // write that must allocate nothing allocated 248 B now and then (1 run of the NBT tests in 7; why was not found).
+    // The flavours are 0 to BedrockNetwork, in order.
     public static NbtFormat DefinedFormat(NbtFormat format, string paramName) =>
         (uint)format <= (uint)NbtFormat.BedrockNetwork ? format : throw new ArgumentOutOfRangeException(paramName, format, "Not an NBT flavour.");
 
@@ -98,7 +99,7 @@ internal static class NbtThrow
     [DoesNotReturn]
     public static void NotInContainer(string container, int depth) =>
         throw new InvalidOperationException(depth == 0
-            ? $"The reader is not inside a {container}: it is before the root or after it."
+            ? $"The reader is not inside a {container}: it is before the root, on a root that is not a container, or after it."
             : $"The reader is not inside a {container}: the innermost container open is a {(container == "list" ? "compound" : "list")}.");
 
     // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its

@@ -65,8 +65,6 @@ public class NbtWriterTests
         }
     }
 
-    // The stack is checked every few levels (StackRoom), not at every one: a tree far deeper than a small thread's stack
-    // must still be refused by each of the four walks, never overflow it (which would end the process).
     // A flavour the enum does not name wrote big-endian numbers with UTF-8 strings, a mix no reader reads: refused, as
     // the options refuse it, by the writer and by the typed serializer that makes one.
     [Fact]
@@ -82,6 +80,8 @@ public class NbtWriterTests
         Assert.All(Enum.GetValues<NbtFormat>(), format => new NbtWriter(output, format).Flush());
     }
 
+    // The stack is checked every few levels (StackRoom), not at every one: a tree far deeper than a small thread's stack
+    // must still be refused by each of the four walks, never overflow it (which would end the process).
     [Fact]
     public void NestingDeeperThanTheThreadsStack_IsRefusedByEveryWalk_NeverOverflowsIt()
     {
