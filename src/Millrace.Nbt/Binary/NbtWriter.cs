@@ -40,57 +40,9 @@ public ref struct NbtWriter
         _format = NbtThrow.DefinedFormat(format, nameof(format));
     }
 
-    // What a flavour's bytes look like, as a type argument: a tree is written with the layout of its flavour, where each
-    // number and string asked the flavour again (and kept the code for the others); tag-by-tag writes, such as generated
-    // writers', use the layout that asks the writer's format each time. Stopwatch, complex_player.dat, 10 interleaved
-    // processes each: a tree write 5.84 → 5.53 µs (median).
-    private interface ILayout
-    {
-        // Numbers and lengths little-endian: Bedrock's flavours.
-        static abstract bool LittleEndian(NbtFormat format);
+    private readonly bool LittleEndian => _format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
 
-        // Strings in Java's Modified UTF-8, where Bedrock's flavours write UTF-8.
-        static abstract bool ModifiedUtf8(NbtFormat format);
-
-        // Ints, longs and lengths as varints: Bedrock's network flavour.
-        static abstract bool Varints(NbtFormat format);
-    }
-
-    private readonly struct JavaLayout : ILayout
-    {
-        public static bool LittleEndian(NbtFormat format) => false;
-
-        public static bool ModifiedUtf8(NbtFormat format) => true;
-
-        public static bool Varints(NbtFormat format) => false;
-    }
-
-    private readonly struct BedrockLayout : ILayout
-    {
-        public static bool LittleEndian(NbtFormat format) => true;
-
-        public static bool ModifiedUtf8(NbtFormat format) => false;
-
-        public static bool Varints(NbtFormat format) => false;
-    }
-
-    private readonly struct BedrockNetworkLayout : ILayout
-    {
-        public static bool LittleEndian(NbtFormat format) => true;
-
-        public static bool ModifiedUtf8(NbtFormat format) => false;
-
-        public static bool Varints(NbtFormat format) => true;
-    }
-
-    private readonly struct LayoutOfFormat : ILayout
-    {
-        public static bool LittleEndian(NbtFormat format) => format is NbtFormat.Bedrock or NbtFormat.BedrockNetwork;
-
-        public static bool ModifiedUtf8(NbtFormat format) => format is NbtFormat.Java or NbtFormat.JavaNetwork;
-
-        public static bool Varints(NbtFormat format) => format == NbtFormat.BedrockNetwork;
-    }
+    private readonly bool Varints => _format == NbtFormat.BedrockNetwork;
 
     /// <summary>Writes a whole tree as the root and flushes.</summary>
     /// <param name="name">The root's name (ignored in the Java network flavour).</param>
@@ -112,18 +64,7 @@ public ref struct NbtWriter
 
         // Each write of a tree starts at the top of its nesting, checked for stack, even after a write that threw.
         _depth = 0;
-        switch (_format)
-        {
-            case NbtFormat.Bedrock:
-                PutPayload<BedrockLayout>(tag);
-                break;
-            case NbtFormat.BedrockNetwork:
-                PutPayload<BedrockNetworkLayout>(tag);
-                break;
-            default:
-                PutPayload<JavaLayout>(tag);
-                break;
-        }
+        PutPayload(tag);
     }
 
     /// <summary>Writes a byte tag.</summary>
@@ -141,7 +82,7 @@ public ref struct NbtWriter
     public void WriteShort(string? name, short value)
     {
         Header(name, NbtTagType.Short);
-        PutInt16<LayoutOfFormat>(value);
+        PutInt16(value);
     }
 
     /// <summary>Writes an int tag.</summary>
@@ -150,7 +91,7 @@ public ref struct NbtWriter
     public void WriteInt(string? name, int value)
     {
         Header(name, NbtTagType.Int);
-        PutInt32<LayoutOfFormat>(value);
+        PutInt32(value);
     }
 
     /// <summary>Writes a long tag.</summary>
@@ -159,7 +100,7 @@ public ref struct NbtWriter
     public void WriteLong(string? name, long value)
     {
         Header(name, NbtTagType.Long);
-        PutInt64<LayoutOfFormat>(value);
+        PutInt64(value);
     }
 
     /// <summary>Writes a float tag.</summary>
@@ -168,7 +109,7 @@ public ref struct NbtWriter
     public void WriteFloat(string? name, float value)
     {
         Header(name, NbtTagType.Float);
-        PutFixed32<LayoutOfFormat>(BitConverter.SingleToInt32Bits(value));
+        PutFixed32(BitConverter.SingleToInt32Bits(value));
     }
 
     /// <summary>Writes a double tag.</summary>
@@ -177,7 +118,7 @@ public ref struct NbtWriter
     public void WriteDouble(string? name, double value)
     {
         Header(name, NbtTagType.Double);
-        PutFixed64<LayoutOfFormat>(BitConverter.DoubleToInt64Bits(value));
+        PutFixed64(BitConverter.DoubleToInt64Bits(value));
     }
 
     /// <summary>Writes a string tag.</summary>
@@ -187,7 +128,7 @@ public ref struct NbtWriter
     {
         ArgumentNullException.ThrowIfNull(value);
         Header(name, NbtTagType.String);
-        PutString<LayoutOfFormat>(value);
+        PutString(value);
     }
 
     /// <summary>Writes a byte array tag.</summary>
@@ -196,7 +137,7 @@ public ref struct NbtWriter
     public void WriteByteArray(string? name, ReadOnlySpan<byte> value)
     {
         Header(name, NbtTagType.ByteArray);
-        PutInt32<LayoutOfFormat>(value.Length);
+        PutInt32(value.Length);
         PutBytes(value);
     }
 
@@ -206,8 +147,8 @@ public ref struct NbtWriter
     public void WriteIntArray(string? name, ReadOnlySpan<int> value)
     {
         Header(name, NbtTagType.IntArray);
-        PutInt32<LayoutOfFormat>(value.Length);
-        PutInt32s<LayoutOfFormat>(value);
+        PutInt32(value.Length);
+        PutInt32s(value);
     }
 
     /// <summary>Writes a long array tag.</summary>
@@ -216,8 +157,8 @@ public ref struct NbtWriter
     public void WriteLongArray(string? name, ReadOnlySpan<long> value)
     {
         Header(name, NbtTagType.LongArray);
-        PutInt32<LayoutOfFormat>(value.Length);
-        PutInt64s<LayoutOfFormat>(value);
+        PutInt32(value.Length);
+        PutInt64s(value);
     }
 
     /// <summary>Starts a compound; write its named tags, then <see cref="WriteEndCompound"/>.</summary>
@@ -245,7 +186,7 @@ public ref struct NbtWriter
         Header(name, NbtTagType.List);
         // An empty list keeps the type it declares, so a file read and written again has the same bytes.
         PutByte((byte)elementType);
-        PutInt32<LayoutOfFormat>(count);
+        PutInt32(count);
     }
 
     /// <summary>Hands the buffered bytes to the buffer writer.</summary>
@@ -261,58 +202,55 @@ public ref struct NbtWriter
         PutByte((byte)type);
         if (_rootWritten || _format != NbtFormat.JavaNetwork)
         {
-            PutString<LayoutOfFormat>(name);
+            PutString(name);
         }
 
         _rootWritten = true;
     }
 
-    private void PutPayload<TLayout>(NbtTag tag)
-        where TLayout : struct, ILayout
-        => PutPayload<TLayout>(tag, TypeOf(tag));
+    private void PutPayload(NbtTag tag) => PutPayload(tag, TypeOf(tag));
 
     // Dispatches on the type the caller has already read (a compound writes it before the name), one jump where type
     // patterns tested the classes in turn; the hierarchy is closed and each type is one sealed class, so the casts hold.
-    private void PutPayload<TLayout>(NbtTag tag, NbtTagType type)
-        where TLayout : struct, ILayout
+    private void PutPayload(NbtTag tag, NbtTagType type)
     {
         switch (type)
         {
-            case NbtTagType.Int when TLayout.Varints(_format):
+            case NbtTagType.Int when Varints:
                 PutVarint(ZigZag.Encode(Unsafe.As<NbtInt>(tag).Value));
                 break;
-            case NbtTagType.Long when TLayout.Varints(_format):
+            case NbtTagType.Long when Varints:
                 PutVarint(ZigZag.Encode(Unsafe.As<NbtLong>(tag).Value));
                 break;
             case >= NbtTagType.Byte and <= NbtTagType.Double:
-                _cursor.Advance(WriteNumber<TLayout>(_cursor.GetSpan(sizeof(long)), tag, type));
+                _cursor.Advance(WriteNumber(_cursor.GetSpan(sizeof(long)), tag, type));
                 break;
             case NbtTagType.ByteArray:
                 var bytes = Unsafe.As<NbtByteArray>(tag).Value;
-                PutInt32<TLayout>(bytes.Length);
+                PutInt32(bytes.Length);
                 PutBytes(bytes);
                 break;
             case NbtTagType.String:
-                PutString<TLayout>(Unsafe.As<NbtString>(tag).Value);
+                PutString(Unsafe.As<NbtString>(tag).Value);
                 break;
             case NbtTagType.IntArray:
                 var ints = Unsafe.As<NbtIntArray>(tag).Value;
-                PutInt32<TLayout>(ints.Length);
-                PutInt32s<TLayout>(ints);
+                PutInt32(ints.Length);
+                PutInt32s(ints);
                 break;
             case NbtTagType.LongArray:
                 var longs = Unsafe.As<NbtLongArray>(tag).Value;
-                PutInt32<TLayout>(longs.Length);
-                PutInt64s<TLayout>(longs);
+                PutInt32(longs.Length);
+                PutInt64s(longs);
                 break;
             case NbtTagType.List:
                 Nest();
-                PutList<TLayout>(Unsafe.As<NbtList>(tag));
+                PutList(Unsafe.As<NbtList>(tag));
                 _depth--;
                 break;
             case NbtTagType.Compound:
                 Nest();
-                PutCompound<TLayout>(Unsafe.As<NbtCompound>(tag));
+                PutCompound(Unsafe.As<NbtCompound>(tag));
                 _depth--;
                 break;
         }
@@ -336,18 +274,17 @@ public ref struct NbtWriter
     };
 
     // Out of PutPayload, which every number goes through, so the number's path stays small.
-    private void PutCompound<TLayout>(NbtCompound compound)
-        where TLayout : struct, ILayout
+    private void PutCompound(NbtCompound compound)
     {
         foreach (var (name, child) in compound.Tags)
         {
             var childType = TypeOf(child);
-            if (!TryPutEntry<TLayout>(name, child, childType))
+            if (!TryPutEntry(name, child, childType))
             {
                 // TryPutEntry has found the name not to be short ASCII: it goes to the encoders at once.
                 PutByte((byte)childType);
-                PutEncodedString<TLayout>(name);
-                PutPayload<TLayout>(child, childType);
+                PutEncodedString(name);
+                PutPayload(child, childType);
             }
         }
 
@@ -356,16 +293,15 @@ public ref struct NbtWriter
 
     // An entry whose name is short ASCII goes into one span: its type, its name and, for a number, its value, one request
     // to the cursor and one advance where writing them part by part made three of each.
-    private bool TryPutEntry<TLayout>(string name, NbtTag tag, NbtTagType type)
-        where TLayout : struct, ILayout
+    private bool TryPutEntry(string name, NbtTag tag, NbtTagType type)
     {
-        if (name.Length > ShortText || TLayout.Varints(_format))
+        if (name.Length > ShortText || Varints)
         {
             return false;
         }
 
         var span = _cursor.GetSpan(3 + name.Length + sizeof(long));
-        if (!TryWriteShortAscii<TLayout>(span[1..], name))
+        if (!TryWriteShortAscii(span[1..], name))
         {
             return false;
         }
@@ -374,20 +310,19 @@ public ref struct NbtWriter
         var header = 3 + name.Length;
         if (type is >= NbtTagType.Byte and <= NbtTagType.Double)
         {
-            _cursor.Advance(header + WriteNumber<TLayout>(span[header..], tag, type));
+            _cursor.Advance(header + WriteNumber(span[header..], tag, type));
             return true;
         }
 
         _cursor.Advance(header);
-        PutPayload<TLayout>(tag, type);
+        PutPayload(tag, type);
         return true;
     }
 
     // Writes a number's fixed-width payload (every flavour's but the varint ints of Bedrock's network flavour) and
     // returns its size.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly int WriteNumber<TLayout>(Span<byte> destination, NbtTag tag, NbtTagType type)
-        where TLayout : struct, ILayout
+    private readonly int WriteNumber(Span<byte> destination, NbtTag tag, NbtTagType type)
     {
         switch (type)
         {
@@ -395,19 +330,19 @@ public ref struct NbtWriter
                 destination[0] = (byte)Unsafe.As<NbtByte>(tag).Value;
                 return sizeof(byte);
             case NbtTagType.Short:
-                WriteInt16<TLayout>(destination, Unsafe.As<NbtShort>(tag).Value);
+                WriteInt16(destination, Unsafe.As<NbtShort>(tag).Value);
                 return sizeof(short);
             case NbtTagType.Int:
-                WriteFixed32<TLayout>(destination, Unsafe.As<NbtInt>(tag).Value);
+                WriteFixed32(destination, Unsafe.As<NbtInt>(tag).Value);
                 return sizeof(int);
             case NbtTagType.Long:
-                WriteFixed64<TLayout>(destination, Unsafe.As<NbtLong>(tag).Value);
+                WriteFixed64(destination, Unsafe.As<NbtLong>(tag).Value);
                 return sizeof(long);
             case NbtTagType.Float:
-                WriteFixed32<TLayout>(destination, BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
+                WriteFixed32(destination, BitConverter.SingleToInt32Bits(Unsafe.As<NbtFloat>(tag).Value));
                 return sizeof(float);
             default:
-                WriteFixed64<TLayout>(destination, BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
+                WriteFixed64(destination, BitConverter.DoubleToInt64Bits(Unsafe.As<NbtDouble>(tag).Value));
                 return sizeof(double);
         }
     }
@@ -421,42 +356,39 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutList<TLayout>(NbtList list)
-        where TLayout : struct, ILayout
+    private void PutList(NbtList list)
     {
         if (HeterogeneousLists.NeedsWrapping(list))
         {
             PutByte((byte)NbtTagType.Compound);
-            PutInt32<TLayout>(list.Count);
+            PutInt32(list.Count);
             foreach (var element in list)
             {
-                PutPayload<TLayout>(HeterogeneousLists.Wrap(element));
+                PutPayload(HeterogeneousLists.Wrap(element));
             }
 
             return;
         }
 
         PutByte((byte)list.ElementType);
-        PutInt32<TLayout>(list.Count);
+        PutInt32(list.Count);
         foreach (var element in list.Items)
         {
-            PutPayload<TLayout>(element);
+            PutPayload(element);
         }
     }
 
     private void PutByte(byte value) => _cursor.WriteByte(value);
 
-    private void PutInt16<TLayout>(short value)
-        where TLayout : struct, ILayout
+    private void PutInt16(short value)
     {
-        WriteInt16<TLayout>(_cursor.GetSpan(2), value);
+        WriteInt16(_cursor.GetSpan(2), value);
         _cursor.Advance(2);
     }
 
-    private readonly void WriteInt16<TLayout>(Span<byte> destination, short value)
-        where TLayout : struct, ILayout
+    private readonly void WriteInt16(Span<byte> destination, short value)
     {
-        if (TLayout.LittleEndian(_format))
+        if (LittleEndian)
         {
             BinaryPrimitives.WriteInt16LittleEndian(destination, value);
         }
@@ -466,41 +398,37 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutInt32<TLayout>(int value)
-        where TLayout : struct, ILayout
+    private void PutInt32(int value)
     {
-        if (TLayout.Varints(_format))
+        if (Varints)
         {
             PutVarint(ZigZag.Encode(value));
             return;
         }
 
-        PutFixed32<TLayout>(value);
+        PutFixed32(value);
     }
 
-    private void PutInt64<TLayout>(long value)
-        where TLayout : struct, ILayout
+    private void PutInt64(long value)
     {
-        if (TLayout.Varints(_format))
+        if (Varints)
         {
             PutVarint(ZigZag.Encode(value));
             return;
         }
 
-        PutFixed64<TLayout>(value);
+        PutFixed64(value);
     }
 
-    private void PutFixed32<TLayout>(int value)
-        where TLayout : struct, ILayout
+    private void PutFixed32(int value)
     {
-        WriteFixed32<TLayout>(_cursor.GetSpan(4), value);
+        WriteFixed32(_cursor.GetSpan(4), value);
         _cursor.Advance(4);
     }
 
-    private readonly void WriteFixed32<TLayout>(Span<byte> destination, int value)
-        where TLayout : struct, ILayout
+    private readonly void WriteFixed32(Span<byte> destination, int value)
     {
-        if (TLayout.LittleEndian(_format))
+        if (LittleEndian)
         {
             BinaryPrimitives.WriteInt32LittleEndian(destination, value);
         }
@@ -510,17 +438,15 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutFixed64<TLayout>(long value)
-        where TLayout : struct, ILayout
+    private void PutFixed64(long value)
     {
-        WriteFixed64<TLayout>(_cursor.GetSpan(8), value);
+        WriteFixed64(_cursor.GetSpan(8), value);
         _cursor.Advance(8);
     }
 
-    private readonly void WriteFixed64<TLayout>(Span<byte> destination, long value)
-        where TLayout : struct, ILayout
+    private readonly void WriteFixed64(Span<byte> destination, long value)
     {
-        if (TLayout.LittleEndian(_format))
+        if (LittleEndian)
         {
             BinaryPrimitives.WriteInt64LittleEndian(destination, value);
         }
@@ -539,19 +465,14 @@ public ref struct NbtWriter
 
     // Arrays of fixed-width numbers are written a run at a time: copied, or byte-swapped by the vectorized
     // ReverseEndianness when the flavour's byte order is not the machine's, instead of element by element.
-    private void PutInt32s<TLayout>(ReadOnlySpan<int> values)
-        where TLayout : struct, ILayout
-        => PutNumbers<int, TLayout>(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+    private void PutInt32s(ReadOnlySpan<int> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
 
-    private void PutInt64s<TLayout>(ReadOnlySpan<long> values)
-        where TLayout : struct, ILayout
-        => PutNumbers<long, TLayout>(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
+    private void PutInt64s(ReadOnlySpan<long> values) => PutNumbers(values, BinaryPrimitives.ReverseEndianness, static value => ZigZag.Encode(value));
 
-    private void PutNumbers<T, TLayout>(ReadOnlySpan<T> values, ReverseEndiannessAction<T> reverseEndianness, Func<T, ulong> zigZag)
+    private void PutNumbers<T>(ReadOnlySpan<T> values, ReverseEndiannessAction<T> reverseEndianness, Func<T, ulong> zigZag)
         where T : unmanaged
-        where TLayout : struct, ILayout
     {
-        if (TLayout.Varints(_format))
+        if (Varints)
         {
             foreach (var value in values)
             {
@@ -566,7 +487,7 @@ public ref struct NbtWriter
         {
             var run = values[..Math.Min(values.Length, ArrayRun / size)];
             var target = MemoryMarshal.Cast<byte, T>(_cursor.GetSpan(run.Length * size));
-            if (TLayout.LittleEndian(_format) == BitConverter.IsLittleEndian)
+            if (LittleEndian == BitConverter.IsLittleEndian)
             {
                 run.CopyTo(target);
             }
@@ -580,22 +501,20 @@ public ref struct NbtWriter
         }
     }
 
-    private void PutString<TLayout>(string text)
-        where TLayout : struct, ILayout
+    private void PutString(string text)
     {
-        if (text.Length <= ShortText && !TLayout.Varints(_format) && TryPutShortAscii<TLayout>(text))
+        if (text.Length <= ShortText && !Varints && TryPutShortAscii(text))
         {
             return;
         }
 
-        PutEncodedString<TLayout>(text);
+        PutEncodedString(text);
     }
 
     // A string that is not short ASCII, through the flavour's encoder.
-    private void PutEncodedString<TLayout>(string text)
-        where TLayout : struct, ILayout
+    private void PutEncodedString(string text)
     {
-        if (TLayout.ModifiedUtf8(_format))
+        if (_format is NbtFormat.Java or NbtFormat.JavaNetwork)
         {
             var length = ModifiedUtf8.GetByteCount(text);
             if (length > ModifiedUtf8.MaxByteCount)
@@ -603,7 +522,7 @@ public ref struct NbtWriter
                 NbtThrow.StringTooLong(length, "Modified UTF-8", ModifiedUtf8.MaxByteCount, nameof(text));
             }
 
-            PutInt16<TLayout>((short)(ushort)length);
+            PutInt16((short)(ushort)length);
 
             // One byte a char only when every char is U+0001 to U+007F: then narrowing is the whole encoding.
             if (length == text.Length)
@@ -620,7 +539,7 @@ public ref struct NbtWriter
         }
 
         var byteCount = Utf8ByteCount(text);
-        if (TLayout.Varints(_format))
+        if (Varints)
         {
             PutVarint((uint)byteCount);
         }
@@ -631,7 +550,7 @@ public ref struct NbtWriter
                 NbtThrow.StringTooLong(byteCount, "UTF-8", ushort.MaxValue, nameof(text));
             }
 
-            PutInt16<TLayout>((short)(ushort)byteCount);
+            PutInt16((short)(ushort)byteCount);
         }
 
         _cursor.Advance(StrictUtf8.GetBytes(text, _cursor.GetSpan(byteCount)));
@@ -640,10 +559,9 @@ public ref struct NbtWriter
     // Names and most string values are short and ASCII (U+0001 to U+007F, one byte each in both encodings): one pass
     // narrows them behind their length prefix, where counting the bytes first and then narrowing took two passes and
     // two calls. Anything else is left, unwritten, to the encoders.
-    private bool TryPutShortAscii<TLayout>(string text)
-        where TLayout : struct, ILayout
+    private bool TryPutShortAscii(string text)
     {
-        if (!TryWriteShortAscii<TLayout>(_cursor.GetSpan(2 + text.Length), text))
+        if (!TryWriteShortAscii(_cursor.GetSpan(2 + text.Length), text))
         {
             return false;
         }
@@ -654,15 +572,14 @@ public ref struct NbtWriter
 
     // Writes a short ASCII string's 2-byte length and its chars at the start of the destination; nothing when it is not.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private readonly bool TryWriteShortAscii<TLayout>(Span<byte> destination, string text)
-        where TLayout : struct, ILayout
+    private readonly bool TryWriteShortAscii(Span<byte> destination, string text)
     {
         if (!TryNarrowAscii(text, destination.Slice(2, text.Length)))
         {
             return false;
         }
 
-        WriteInt16<TLayout>(destination, (short)text.Length);
+        WriteInt16(destination, (short)text.Length);
         return true;
     }
 
