@@ -172,7 +172,14 @@ public ref struct NbtPullReader
     /// <exception cref="NbtFormatException">The input is malformed here.</exception>
     public bool ReadElement()
     {
-        if (_depth == 0 || !FrameAt(_depth - 1).IsList)
+        if (_depth == 0)
+        {
+            NbtThrow.NotInContainer("list", _depth);
+        }
+
+        // Found once: moving past a value changes no frame.
+        ref var frame = ref FrameAt(_depth - 1);
+        if (!frame.IsList)
         {
             NbtThrow.NotInContainer("list", _depth);
         }
@@ -182,7 +189,7 @@ public ref struct NbtPullReader
             MovePastValue();
         }
 
-        return NextElement(ref FrameAt(_depth - 1));
+        return NextElement(ref frame);
     }
 
     // A list's next element, or its end (false).

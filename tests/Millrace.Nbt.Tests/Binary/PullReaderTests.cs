@@ -255,10 +255,7 @@ public class PullReaderTests
     public void Skip_StopsWhereReadingTokenByTokenDoes_AndFailsAtTheSameOffset(NbtFormat format)
     {
         var random = new Random(16);
-        var documents = new[] { NbtSamples.BigTest() }
-            .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
-            .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
-            .ToArray();
+        var documents = Documents(random, format);
         for (var trial = 0; trial < 600; trial++)
         {
             var bytes = documents[trial % documents.Length];
@@ -388,10 +385,7 @@ public class PullReaderTests
     public void ReadMemberAndReadElement_GiveTheTokensOfRead_AndFailAtTheSameOffset(NbtFormat format)
     {
         var random = new Random(61);
-        var documents = new[] { NbtSamples.BigTest() }
-            .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
-            .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
-            .ToArray();
+        var documents = Documents(random, format);
         var options = new NbtReaderOptions { Format = format };
         for (var trial = 0; trial < 400; trial++)
         {
@@ -435,6 +429,12 @@ public class PullReaderTests
             reader.ReadMember();
         });
     }
+
+    // bigtest and 20 random trees, written in one flavour: the inputs the walks above cut and corrupt.
+    private static byte[][] Documents(Random random, NbtFormat format) => new[] { NbtSamples.BigTest() }
+        .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
+        .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
+        .ToArray();
 
     // Every token as Read gives it, or (byContainer) as ReadMember and ReadElement give it inside compounds and lists.
     private static string Tokens(byte[] input, NbtReaderOptions options, bool byContainer)
