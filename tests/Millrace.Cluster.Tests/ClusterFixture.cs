@@ -49,8 +49,20 @@ internal sealed class ClusterFixture : IAsyncDisposable
             });
             silo.AddMillraceWorker<JudgingHandler>(JudgingHandler.Name);
         });
+        builder.ConfigureClient(client => client.AddOutgoingGrainCallFilter(async context =>
+        {
+            if (ClientCallFault(context) is { } fault)
+            {
+                throw fault;
+            }
+
+            await context.Invoke();
+        }));
         Cluster = builder.Build();
     }
+
+    /// <summary>An error the client's call fails with before it is sent (as a call to a silo just killed fails), or none.</summary>
+    public Func<IOutgoingGrainCallContext, Exception?> ClientCallFault { get; set; } = _ => null;
 
     /// <summary>The name of a test cluster's first silo.</summary>
     public const string FirstSilo = "Silo_0";

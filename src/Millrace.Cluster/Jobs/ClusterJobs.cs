@@ -8,7 +8,9 @@ namespace Millrace.Cluster.Jobs;
 /// <summary>
 /// Submits, watches, queries and cancels cluster jobs, from a silo or from a client connected to the cluster. A job is a
 /// durable, named set of work items: once submitted, it runs to the end across whatever silos are up, survives the
-/// restart of all of them, and records each item's outcome once.
+/// restart of all of them, and records each item's outcome once. Every call rides out a silo's death: a call that fails
+/// because a silo is gone and the cluster has not yet noticed (or is electing, or timed out) is made again, every
+/// half second for up to two minutes, before its error is thrown.
 /// </summary>
 /// <param name="grains">The cluster's grain factory: an <c>IClusterClient</c>, or a silo's <c>IGrainFactory</c>.</param>
 public sealed class ClusterJobs(IGrainFactory grains)
@@ -17,7 +19,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
 
     /// <summary>
     /// Submits a job. Submitting the same job again (same name, handler, options and items) is harmless, so a submission
-    /// cut short can simply be retried; a different job under a used name is refused.
+    /// cut short can simply be retried, as each of its steps is when a silo is gone; a different job under a used name is refused.
     /// </summary>
     /// <param name="jobId">The job's name: not empty, without <c>/</c>.</param>
     /// <param name="handler">The name the items' handler is registered under on the silos.</param>
@@ -50,7 +52,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
 
         var definition = new JobDefinition(jobId, handler, options, all.Count);
         var job = _grains.GetGrain<IJobGrain>(jobId);
-        if (!await job.PrepareAsync(definition).WaitAsync(cancellationToken).ConfigureAwait(false))
+        if (!await RetryAsync(job.PrepareAsync, definition, cancellationToken).ConfigureAwait(false))
         {
             throw new ArgumentException($"A different job named '{jobId}' was already submitted.", nameof(jobId));
         }
@@ -59,10 +61,11 @@ public sealed class ClusterJobs(IGrainFactory grains)
         {
             var first = p * ClusterJobConstants.PartitionSize;
             var slice = all.GetRange(first, Math.Min(ClusterJobConstants.PartitionSize, all.Count - first));
-            await _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).InitializeAsync(definition, p, first, slice).WaitAsync(cancellationToken).ConfigureAwait(false);
+            var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
+            await RetryAsync(state => state.partition.InitializeAsync(state.definition, state.p, state.first, state.slice), (partition, definition, p, first, slice), cancellationToken).ConfigureAwait(false);
         }
 
-        await job.StartAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
+        await RetryAsync(static job => job.StartAsync(), job, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>Gets a job's counts; its <see cref="ClusterJobStatus.State"/> is <see cref="ClusterJobState.Unknown"/> for a name never submitted.</summary>
@@ -72,7 +75,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     public Task<ClusterJobStatus> GetStatusAsync(string jobId, CancellationToken cancellationToken = default)
     {
         ValidateJobId(jobId);
-        return _grains.GetGrain<IJobGrain>(jobId).GetStatusAsync().WaitAsync(cancellationToken);
+        return RetryAsync(static job => job.GetStatusAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
     }
 
     /// <summary>Lists the names of the jobs that are running (submitted, and not yet completed or cancelled).</summary>
@@ -80,7 +83,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     /// <returns>The job names.</returns>
     public async Task<IReadOnlyList<string>> ListRunningAsync(CancellationToken cancellationToken = default)
     {
-        var running = await _grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().WaitAsync(cancellationToken).ConfigureAwait(false);
+        var running = await RetryAsync(static directory => directory.ListAsync(), _grains.GetGrain<IJobDirectoryGrain>(0), cancellationToken).ConfigureAwait(false);
         return [.. running.Select(j => j.JobId)];
     }
 
@@ -91,7 +94,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     public Task CancelAsync(string jobId, CancellationToken cancellationToken = default)
     {
         ValidateJobId(jobId);
-        return _grains.GetGrain<IJobGrain>(jobId).CancelAsync().WaitAsync(cancellationToken);
+        return RetryAsync(static job => job.CancelAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
     }
 
     /// <summary>
@@ -109,7 +112,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
         ValidateJobId(jobId);
         var interval = pollInterval ?? TimeSpan.FromMilliseconds(250);
         var job = _grains.GetGrain<IJobGrain>(jobId);
-        var definition = await job.GetDefinitionAsync().WaitAsync(cancellationToken).ConfigureAwait(false)
+        var definition = await RetryAsync(static job => job.GetDefinitionAsync(), job, cancellationToken).ConfigureAwait(false)
             ?? throw new ArgumentException($"No job named '{jobId}' was submitted.", nameof(jobId));
         var read = new int[definition.Partitions];
         var unreachableSince = (long?)null;
@@ -197,8 +200,34 @@ public sealed class ClusterJobs(IGrainFactory grains)
     /// <summary>How long <see cref="WatchAsync"/> waits for one call before it goes on without its answer, for this round.</summary>
     internal static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(5);
 
-    /// <summary>How long <see cref="WatchAsync"/> goes on through failing calls (a silo died, the cluster is electing) before it gives up.</summary>
+    /// <summary>How long a call, or <see cref="WatchAsync"/>, goes on through failures (a silo died, the cluster is electing) before it gives up.</summary>
     internal static readonly TimeSpan UnreachableLimit = TimeSpan.FromMinutes(2);
+
+    /// <summary>How long a failed call waits before it is made again.</summary>
+    internal static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(500);
+
+    // A grain that lived on a silo just killed, or a new one placed there, fails its calls at once (the connection is
+    // refused) until membership declares the silo dead, which takes Orleans' probes tens of seconds on a loaded machine:
+    // the next job's submission failed so in .ci/cluster-e2e, where the call made again reaches a live silo.
+    // Every call here is safe to make twice (a prepared, initialized, started or cancelled job accepts the same again).
+    private static async Task<TResult> RetryAsync<TState, TResult>(Func<TState, Task<TResult>> call, TState state, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        while (true)
+        {
+            try
+            {
+                return await call(state).WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested && Stopwatch.GetElapsedTime(started) < UnreachableLimit)
+            {
+                await Task.Delay(RetryInterval, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    private static async Task RetryAsync<TState>(Func<TState, Task> call, TState state, CancellationToken cancellationToken) =>
+        await RetryAsync(static async s => { await s.call(s.state).ConfigureAwait(false); return true; }, (call, state), cancellationToken).ConfigureAwait(false);
 
     private static int PartitionOf(JobItemOutcome outcome) => (int)(outcome.Index / ClusterJobConstants.PartitionSize);
 

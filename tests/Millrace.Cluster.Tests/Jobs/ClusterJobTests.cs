@@ -288,6 +288,51 @@ public class ClusterJobTests
     }
 
     [Fact]
+    public async Task CallsFailingAsToASiloJustKilled_AreMadeAgain_AndTheJobRunsOnce()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        var failed = new ConcurrentDictionary<string, int>(StringComparer.Ordinal);
+        cluster.ClientCallFault = context => failed.TryAdd(context.MethodName, 0)
+            ? new Orleans.Runtime.Messaging.ConnectionFailedException($"Unable to connect to the silo of {context.MethodName}.")
+            : null;
+
+        // Two partitions: the second's initialization fails once too, after the first's went through.
+        await cluster.Jobs.SubmitAsync("gone", TestHandler.Name, Items(1_500));
+        var outcomes = await cluster.WatchToEndAsync("gone");
+        var status = await cluster.Jobs.GetStatusAsync("gone");
+        await cluster.Jobs.CancelAsync("gone");
+        var running = await cluster.Jobs.ListRunningAsync();
+
+        Assert.Equal(1_500, outcomes.Select(o => o.Key).Distinct().Count());
+        Assert.Equal(1_500, outcomes.Count);
+        Assert.Equal((ClusterJobState.Completed, 1_500L), (status.State, status.Succeeded));
+        Assert.DoesNotContain("gone", running);
+        Assert.Equal(1_500, cluster.Behaviour.Calls.Count);
+        Assert.Superset(
+            new HashSet<string>(["PrepareAsync", "InitializeAsync", "StartAsync", "GetDefinitionAsync", "GetStatusAsync", "CancelAsync", "ListAsync"]),
+            new HashSet<string>(failed.Keys));
+    }
+
+    [Fact]
+    public async Task CallsFailingForAnotherReason_OrCancelled_AreNotMadeAgain()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 1);
+        var calls = 0;
+        cluster.ClientCallFault = context =>
+        {
+            Interlocked.Increment(ref calls);
+            return new InvalidOperationException("the grain's own error");
+        };
+        await Assert.ThrowsAsync<InvalidOperationException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3)));
+        Assert.Equal(1, calls);
+
+        // A cluster that stays unreachable: the caller's token ends the retries.
+        cluster.ClientCallFault = _ => new Orleans.Runtime.Messaging.ConnectionFailedException("Unable to connect.");
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cluster.Jobs.GetStatusAsync("own-error", cancel.Token));
+    }
+
+    [Fact]
     public async Task Submit_RefusesBadJobs_AndAcceptsTheSameJobAgain()
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 1);
