@@ -10,6 +10,7 @@ using Millrace.Json.Streaming;
 using Millrace.Nbt;
 using Millrace.Nbt.Binary;
 using Millrace.Nbt.Borrowed;
+using Millrace.Nbt.Tests.Binary;
 using Millrace.Nbt.Tests.Borrowed;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Serialization;
@@ -163,51 +164,12 @@ internal static class FuzzTargets
         }
 
         // Read is the oracle of ReadMember and ReadElement, its steps for a reader known to be in a compound or a list.
-        var read = Steps(data, byContainer: false);
-        var byContainer = Steps(data, byContainer: true);
+        var read = PullReaderSteps.Walk(data, Nbt, byContainer: false);
+        var byContainer = PullReaderSteps.Walk(data, Nbt, byContainer: true);
         if (read != byContainer)
         {
-            throw new InvalidOperationException($"ReadMember and ReadElement stop at {byContainer}; Read at {read}.");
-        }
-    }
-
-    private static string Steps(byte[] data, bool byContainer)
-    {
-        var steps = new StringBuilder();
-        var inList = new Stack<bool>();
-        try
-        {
-            var reader = new NbtPullReader(data, Nbt);
-            while (true)
-            {
-                // Either of the two returns false exactly on its container's end, a token like any other here.
-                if (byContainer && inList.Count > 0)
-                {
-                    var more = inList.Peek() ? reader.ReadElement() : reader.ReadMember();
-                    if (more == (reader.Token is NbtToken.EndCompound or NbtToken.EndList))
-                    {
-                        throw new InvalidOperationException($"ReadMember or ReadElement returned {more} on {reader.Token} at {reader.BytesConsumed}.");
-                    }
-                }
-                else if (!reader.Read())
-                {
-                    return steps.ToString();
-                }
-
-                steps.Append($"{reader.Token} {reader.TagType} {reader.Depth} {reader.HasName} {reader.BytesConsumed}, ");
-                if (reader.Token is NbtToken.StartCompound or NbtToken.StartList)
-                {
-                    inList.Push(reader.Token == NbtToken.StartList);
-                }
-                else if (reader.Token is NbtToken.EndCompound or NbtToken.EndList)
-                {
-                    inList.Pop();
-                }
-            }
-        }
-        catch (NbtFormatException exception)
-        {
-            return $"{steps}error {exception.Code} at {exception.ByteOffset}";
+            var same = read.Zip(byContainer).TakeWhile(pair => pair.First == pair.Second).Count();
+            throw new InvalidOperationException($"ReadMember and ReadElement part from Read after '{read[..same]}': '{byContainer[same..]}' against '{read[same..]}'.");
         }
     }
 

@@ -152,7 +152,7 @@ public ref struct NbtPullReader
     {
         if (_depth == 0 || FrameAt(_depth - 1).IsList)
         {
-            NbtThrow.NotInContainer("compound", _depth);
+            NbtThrow.NotInContainer(list: false, _depth);
         }
 
         if (Token == NbtToken.Value)
@@ -174,14 +174,14 @@ public ref struct NbtPullReader
     {
         if (_depth == 0)
         {
-            NbtThrow.NotInContainer("list", _depth);
+            NbtThrow.NotInContainer(list: true, _depth);
         }
 
         // Found once: moving past a value changes no frame.
         ref var frame = ref FrameAt(_depth - 1);
         if (!frame.IsList)
         {
-            NbtThrow.NotInContainer("list", _depth);
+            NbtThrow.NotInContainer(list: true, _depth);
         }
 
         if (Token == NbtToken.Value)

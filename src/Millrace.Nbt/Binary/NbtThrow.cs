@@ -97,10 +97,10 @@ internal static class NbtThrow
 
     /// <summary>A pull reader's <c>ReadMember</c> or <c>ReadElement</c> called outside a container of its kind: the caller's mistake.</summary>
     [DoesNotReturn]
-    public static void NotInContainer(string container, int depth) =>
+    public static void NotInContainer(bool list, int depth) =>
         throw new InvalidOperationException(depth == 0
-            ? $"The reader is not inside a {container}: it is before the root, on a root that is not a container, or after it."
-            : $"The reader is not inside a {container}: the innermost container open is a {(container == "list" ? "compound" : "list")}.");
+            ? $"The reader is not inside a {(list ? "list" : "compound")}: it is before the root, on a root that is not a container, or after it."
+            : $"The reader is not inside a {(list ? "list" : "compound")}: the innermost container open is a {(list ? "compound" : "list")}.");
 
     // Every throw above is a single throw expression, so the JIT treats each as never returning and keeps it off its
     // callers' fast paths; exceptions two of them share are built here.

@@ -396,7 +396,7 @@ public class PullReaderTests
                 input[random.Next(input.Length)] = (byte)random.Next(256);
             }
 
-            Assert.Equal(Tokens(input, options, byContainer: false), Tokens(input, options, byContainer: true));
+            Assert.Equal(PullReaderSteps.Walk(input, options, byContainer: false), PullReaderSteps.Walk(input, options, byContainer: true));
         }
     }
 
@@ -435,53 +435,6 @@ public class PullReaderTests
         .Concat(Enumerable.Range(0, 20).Select(_ => new NbtDocument("r", RandomTrees.Compound(random, 0))))
         .Select(document => document.ToArray(new NbtWriterOptions { Format = format }))
         .ToArray();
-
-    // Every token as Read gives it, or (byContainer) as ReadMember and ReadElement give it inside compounds and lists.
-    private static string Tokens(byte[] input, NbtReaderOptions options, bool byContainer)
-    {
-        var tokens = new System.Text.StringBuilder();
-        var open = new Stack<bool>();
-        try
-        {
-            var reader = new NbtPullReader(input, options);
-            while (true)
-            {
-                bool more;
-                if (!byContainer || open.Count == 0)
-                {
-                    more = reader.Read();
-                }
-                else
-                {
-                    var inList = open.Peek();
-                    more = inList ? reader.ReadElement() : reader.ReadMember();
-                    Assert.Equal(more, reader.Token != (inList ? NbtToken.EndList : NbtToken.EndCompound));
-                    more = true;
-                }
-
-                if (!more)
-                {
-                    return tokens.Append("end").ToString();
-                }
-
-                if (reader.Token is NbtToken.StartCompound or NbtToken.StartList)
-                {
-                    open.Push(reader.Token == NbtToken.StartList);
-                }
-                else if (reader.Token is NbtToken.EndCompound or NbtToken.EndList)
-                {
-                    open.Pop();
-                }
-
-                tokens.Append($"{reader.Token} {reader.TagType} {reader.Depth} {reader.BytesConsumed} {reader.GetName()}");
-                tokens.Append(reader.Token == NbtToken.Value && reader.TagType == NbtTagType.String ? " " + reader.GetString() + "\n" : "\n");
-            }
-        }
-        catch (NbtFormatException exception)
-        {
-            return tokens.Append($"error {exception.Code} at {exception.ByteOffset}").ToString();
-        }
-    }
 
     [Fact]
     public void TruncatedInput_RaisesNbtFormatException()
