@@ -9,8 +9,8 @@ namespace Millrace.Cluster.Jobs;
 /// Submits, watches, queries and cancels cluster jobs, from a silo or from a client connected to the cluster. A job is a
 /// durable, named set of work items: once submitted, it runs to the end across whatever silos are up, survives the
 /// restart of all of them, and records each item's outcome once. Every call rides out a silo's death: a call that fails
-/// because a silo is gone and the cluster has not yet noticed (or is electing, or timed out) is made again, every
-/// half second for up to two minutes, before its error is thrown.
+/// because a silo is gone and the cluster has not yet noticed (its connection refused, its message rejected, or timed
+/// out) is made again, every half second for up to two minutes, before its error is thrown.
 /// </summary>
 /// <param name="grains">The cluster's grain factory: an <c>IClusterClient</c>, or a silo's <c>IGrainFactory</c>.</param>
 public sealed class ClusterJobs(IGrainFactory grains)
@@ -231,8 +231,15 @@ public sealed class ClusterJobs(IGrainFactory grains)
 
     private static int PartitionOf(JobItemOutcome outcome) => (int)(outcome.Index / ClusterJobConstants.PartitionSize);
 
-    /// <summary>Failures a retry may cure: Orleans' own (a silo gone, a message rejected) and time-outs.</summary>
-    private static bool IsTransient(Exception exception) => exception is OrleansException or TimeoutException;
+    /// <summary>
+    /// Failures a retry may cure: a silo gone or unreachable, a message rejected on the way (Orleans rejects the messages of
+    /// a connection that failed), a gateway too busy, and time-outs. Orleans' other errors (a grain's exception it could not
+    /// carry, configuration, a missing extension) stay what they are and are thrown at once.
+    /// </summary>
+    private static bool IsTransient(Exception exception) => exception is
+        TimeoutException or SiloUnavailableException or OrleansMessageRejectionException or GatewayTooBusyException
+        or Orleans.Runtime.Messaging.ConnectionFailedException
+        or Orleans.Runtime.MembershipService.OrleansClusterConnectivityCheckFailedException;
 
     private static void ValidateJobId(string jobId)
     {

@@ -291,10 +291,16 @@ public class ClusterJobTests
     public async Task CallsFailingAsToASiloJustKilled_AreMadeAgain_AndTheJobRunsOnce()
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        // Each method's first call fails one of the ways a call to a dead silo fails, in turn.
         var failed = new ConcurrentDictionary<string, int>(StringComparer.Ordinal);
-        cluster.ClientCallFault = context => failed.TryAdd(context.MethodName, 0)
-            ? new Orleans.Runtime.Messaging.ConnectionFailedException($"Unable to connect to the silo of {context.MethodName}.")
-            : null;
+        Exception[] ways =
+        [
+            new Orleans.Runtime.Messaging.ConnectionFailedException("Unable to connect to the silo."),
+            new SiloUnavailableException("The target silo became unavailable."),
+            new GatewayTooBusyException("The gateway is too busy."),
+            new TimeoutException("Response did not arrive on time."),
+        ];
+        cluster.ClientCallFault = context => failed.TryAdd(context.MethodName, 0) ? ways[failed.Count % ways.Length] : null;
 
         // Two partitions: the second's initialization fails once too, after the first's went through.
         await cluster.Jobs.SubmitAsync("gone", TestHandler.Name, Items(1_500));
@@ -325,6 +331,15 @@ public class ClusterJobTests
         };
         await Assert.ThrowsAsync<InvalidOperationException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3)));
         Assert.Equal(1, calls);
+
+        // Nor is an Orleans error that is not about reaching a silo (here its base type).
+        cluster.ClientCallFault = context =>
+        {
+            Interlocked.Increment(ref calls);
+            return new OrleansException("a grain's error Orleans could not carry");
+        };
+        await Assert.ThrowsAsync<OrleansException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3)));
+        Assert.Equal(2, calls);
 
         // A cluster that stays unreachable: the caller's token ends the retries.
         cluster.ClientCallFault = _ => new Orleans.Runtime.Messaging.ConnectionFailedException("Unable to connect.");
