@@ -57,12 +57,19 @@ internal sealed class ClusterFixture : IAsyncDisposable
             }
 
             await context.Invoke();
+            if (ClientAnswerFault(context) is { } lost)
+            {
+                throw lost;
+            }
         }));
         Cluster = builder.Build();
     }
 
     /// <summary>An error the client's call fails with before it is sent (as a call to a silo just killed fails), or none.</summary>
     public Func<IOutgoingGrainCallContext, Exception?> ClientCallFault { get; set; } = _ => null;
+
+    /// <summary>An error the client's call fails with after it ran on its grain (its answer lost on the way back), or none.</summary>
+    public Func<IOutgoingGrainCallContext, Exception?> ClientAnswerFault { get; set; } = _ => null;
 
     /// <summary>The name of a test cluster's first silo.</summary>
     public const string FirstSilo = "Silo_0";

@@ -168,10 +168,14 @@ internal static class FuzzTargets
         var byContainer = PullReaderSteps.Walk(data, Nbt, byContainer: true);
         if (read != byContainer)
         {
+            // The first step where the two differ, whole: from the line it starts on to that line's end in each walk.
             var same = read.Zip(byContainer).TakeWhile(pair => pair.First == pair.Second).Count();
-            throw new InvalidOperationException($"ReadMember and ReadElement part from Read after '{read[..same]}': '{byContainer[same..]}' against '{read[same..]}'.");
+            var line = read.LastIndexOf('\n', Math.Max(same - 1, 0)) + 1;
+            throw new InvalidOperationException($"ReadMember and ReadElement part from Read at step '{FirstLine(byContainer[line..])}' against '{FirstLine(read[line..])}'.");
         }
     }
+
+    private static string FirstLine(string text) => text.IndexOf('\n', StringComparison.Ordinal) is >= 0 and var end ? text[..end] : text;
 
     // A generated reader over samples/player.dat's shape: it reads the input or refuses it as NbtFormatException, and
     // whatever it reads the tree reader reads too, but for strings: it compares names as bytes and skips unknown tags

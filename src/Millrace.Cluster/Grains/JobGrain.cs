@@ -17,7 +17,7 @@ internal sealed class JobGrain(
         }
 
         record.State = new JobRecord { Definition = definition, State = ClusterJobState.Unknown };
-        await record.WriteStateAsync().ConfigureAwait(true);
+        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         return true;
     }
 
@@ -27,7 +27,7 @@ internal sealed class JobGrain(
         if (record.State.State == ClusterJobState.Unknown)
         {
             record.State = record.State with { State = ClusterJobState.Running };
-            await record.WriteStateAsync().ConfigureAwait(true);
+            await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         }
 
         if (record.State.State == ClusterJobState.Running)
@@ -88,7 +88,7 @@ internal sealed class JobGrain(
             return;
         }
 
-        await record.WriteStateAsync().ConfigureAwait(true);
+        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
     }
 
     /// <summary>
@@ -107,7 +107,7 @@ internal sealed class JobGrain(
         await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
             .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).CancelAsync())).ConfigureAwait(true);
         record.State = record.State with { State = state };
-        await record.WriteStateAsync().ConfigureAwait(true);
+        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
     }
 
@@ -118,7 +118,7 @@ internal sealed class JobGrain(
             && (await Task.WhenAll(Enumerable.Range(0, definition.Partitions)
                 .Select(p => grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p)).GetCountsAsync())).ConfigureAwait(true)).Any(c => c.Failed > 0);
         record.State = record.State with { State = failed ? ClusterJobState.Failed : ClusterJobState.Completed };
-        await record.WriteStateAsync().ConfigureAwait(true);
+        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         await Directory.RemoveAsync(definition.JobId).ConfigureAwait(true);
     }
 
@@ -149,14 +149,14 @@ internal sealed class JobDirectoryGrain(
         }
 
         record.State.Jobs.Add(definition);
-        await record.WriteStateAsync().ConfigureAwait(true);
+        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
     }
 
     public async Task RemoveAsync(string jobId)
     {
         if (record.State.Jobs.RemoveAll(j => j.JobId == jobId) > 0)
         {
-            await record.WriteStateAsync().ConfigureAwait(true);
+            await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         }
     }
 

@@ -66,7 +66,7 @@ internal sealed class JobPartitionGrain(
         }
 
         items.State = new ItemsRecord { Definition = definition, Partition = partition, FirstIndex = firstIndex, Items = [.. workItems] };
-        await items.WriteStateAsync().ConfigureAwait(true);
+        await items.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
         Rebuild();
     }
 
@@ -173,7 +173,7 @@ internal sealed class JobPartitionGrain(
 
         status.State.Cancelled = true;
         _leases.Clear();
-        await status.WriteStateAsync().ConfigureAwait(true);
+        await status.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
     }
 
     /// <summary>

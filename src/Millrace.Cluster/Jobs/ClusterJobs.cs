@@ -219,8 +219,10 @@ public sealed class ClusterJobs(IGrainFactory grains)
             {
                 return await call(state).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
-            catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested && Stopwatch.GetElapsedTime(started) < UnreachableLimit)
+            catch (Exception exception) when (IsTransient(exception) && Stopwatch.GetElapsedTime(started) < UnreachableLimit)
             {
+                // Cancelled while the call failed: the caller hears of its cancellation (a Ctrl+C says "interrupted"), not the failure.
+                cancellationToken.ThrowIfCancellationRequested();
                 await Task.Delay(RetryInterval, cancellationToken).ConfigureAwait(false);
             }
         }

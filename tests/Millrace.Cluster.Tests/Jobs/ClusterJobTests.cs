@@ -291,8 +291,11 @@ public class ClusterJobTests
     public async Task CallsFailingAsToASiloJustKilled_AreMadeAgain_AndTheJobRunsOnce()
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);
-        // Each method's first call fails one of the ways a call to a dead silo fails, in turn.
-        var failed = new ConcurrentDictionary<string, int>(StringComparer.Ordinal);
+        using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+
+        // The first call of each method to each grain fails one of the ways a call to a dead silo fails, in turn. The calls
+        // that change a job lose their answer after they ran (made again, they must find themselves done); the others fail
+        // before they are sent.
         Exception[] ways =
         [
             new Orleans.Runtime.Messaging.ConnectionFailedException("Unable to connect to the silo."),
@@ -300,23 +303,45 @@ public class ClusterJobTests
             new GatewayTooBusyException("The gateway is too busy."),
             new TimeoutException("Response did not arrive on time."),
         ];
-        cluster.ClientCallFault = context => failed.TryAdd(context.MethodName, 0) ? ways[failed.Count % ways.Length] : null;
+        var failedOnce = new ConcurrentDictionary<string, int>(StringComparer.Ordinal);
+        var failedMethods = new ConcurrentDictionary<string, int>(StringComparer.Ordinal);
+        Exception? FirstTime(IOutgoingGrainCallContext context)
+        {
+            if (!failedOnce.TryAdd($"{context.MethodName} {context.TargetId}", 0))
+            {
+                return null;
+            }
 
-        // Two partitions: the second's initialization fails once too, after the first's went through.
-        await cluster.Jobs.SubmitAsync("gone", TestHandler.Name, Items(1_500));
+            failedMethods.AddOrUpdate(context.MethodName, 1, static (_, n) => n + 1);
+            return ways[failedOnce.Count % ways.Length];
+        }
+
+        string[] changing = ["PrepareAsync", "InitializeAsync", "StartAsync", "CancelAsync"];
+        cluster.ClientCallFault = context => changing.Contains(context.MethodName) ? null : FirstTime(context);
+        cluster.ClientAnswerFault = context => changing.Contains(context.MethodName) ? FirstTime(context) : null;
+
+        // Two partitions: each one's initialization fails once.
+        await cluster.Jobs.SubmitAsync("gone", TestHandler.Name, Items(1_500), cancellationToken: limit.Token);
         var outcomes = await cluster.WatchToEndAsync("gone");
-        var status = await cluster.Jobs.GetStatusAsync("gone");
-        await cluster.Jobs.CancelAsync("gone");
-        var running = await cluster.Jobs.ListRunningAsync();
+
+        // The watch asked for the job's status already: each call below fails first again.
+        failedOnce.Clear();
+        var status = await cluster.Jobs.GetStatusAsync("gone", limit.Token);
+        failedOnce.Clear();
+        await cluster.Jobs.CancelAsync("gone", limit.Token);
+        failedOnce.Clear();
+        var running = await cluster.Jobs.ListRunningAsync(limit.Token);
 
         Assert.Equal(1_500, outcomes.Select(o => o.Key).Distinct().Count());
         Assert.Equal(1_500, outcomes.Count);
         Assert.Equal((ClusterJobState.Completed, 1_500L), (status.State, status.Succeeded));
         Assert.DoesNotContain("gone", running);
         Assert.Equal(1_500, cluster.Behaviour.Calls.Count);
+        Assert.All(cluster.Behaviour.Calls.Values, calls => Assert.Equal(1, calls));
         Assert.Superset(
             new HashSet<string>(["PrepareAsync", "InitializeAsync", "StartAsync", "GetDefinitionAsync", "GetStatusAsync", "CancelAsync", "ListAsync"]),
-            new HashSet<string>(failed.Keys));
+            new HashSet<string>(failedMethods.Keys));
+        Assert.Equal(2, failedMethods["InitializeAsync"]);
     }
 
     [Fact]
@@ -329,7 +354,8 @@ public class ClusterJobTests
             Interlocked.Increment(ref calls);
             return new InvalidOperationException("the grain's own error");
         };
-        await Assert.ThrowsAsync<InvalidOperationException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3)));
+        using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3), cancellationToken: limit.Token));
         Assert.Equal(1, calls);
 
         // Nor is an Orleans error that is not about reaching a silo (here its base type).
@@ -338,7 +364,7 @@ public class ClusterJobTests
             Interlocked.Increment(ref calls);
             return new OrleansException("a grain's error Orleans could not carry");
         };
-        await Assert.ThrowsAsync<OrleansException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3)));
+        await Assert.ThrowsAsync<OrleansException>(() => cluster.Jobs.SubmitAsync("own-error", TestHandler.Name, Items(3), cancellationToken: limit.Token));
         Assert.Equal(2, calls);
 
         // A cluster that stays unreachable: the caller's token ends the retries.

@@ -26,7 +26,7 @@ internal static class PullReaderSteps
                 if (byContainer && inList.Count > 0)
                 {
                     var more = inList.Peek() ? reader.ReadElement() : reader.ReadMember();
-                    if (more == (reader.Token is NbtToken.EndCompound or NbtToken.EndList))
+                    if (more == (reader.Token == (inList.Peek() ? NbtToken.EndList : NbtToken.EndCompound)))
                     {
                         throw new InvalidOperationException($"ReadMember or ReadElement returned {more} on {reader.Token} at {reader.BytesConsumed}.");
                     }
