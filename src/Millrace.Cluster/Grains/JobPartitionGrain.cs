@@ -181,9 +181,8 @@ internal sealed class JobPartitionGrain(
     /// before the full ones ahead of it. A failed write deactivates the partition: the outcomes it held only in memory are
     /// forgotten with it, their items become free again, and nobody was shown them (reads wait for this call to end).
     /// </summary>
-    private async Task WritePagesFromAsync(int first)
-    {
-        try
+    private Task WritePagesFromAsync(int first) => PersistentStateWriting.WriteOrForgetAsync(
+        async () =>
         {
             for (var number = first / OutcomesPageSize; number * OutcomesPageSize < _outcomes.Count; number++)
             {
@@ -196,13 +195,8 @@ internal sealed class JobPartitionGrain(
                 _pages[number].State = new OutcomesPage { Outcomes = _outcomes.GetRange(start, Math.Min(OutcomesPageSize, _outcomes.Count - start)) };
                 await _storage.WriteStateAsync(PageName(number), this.GetGrainId(), _pages[number]).ConfigureAwait(true);
             }
-        }
-        catch
-        {
-            DeactivateOnIdle();
-            throw;
-        }
-    }
+        },
+        DeactivateOnIdle);
 
     private static string PageName(int number) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"outcomes-{number}");
 

@@ -9,11 +9,15 @@ internal static class PersistentStateWriting
     /// same call made again (as <c>ClusterJobs</c> retries, or a user resubmitting) would find it done and report success
     /// for something storage never got, such as a partition's items. The next activation reads what storage holds.
     /// </summary>
-    public static async Task WriteOrForgetAsync<TState>(this IPersistentState<TState> state, Action deactivateOnIdle)
+    public static Task WriteOrForgetAsync<TState>(this IPersistentState<TState> state, Action deactivateOnIdle) =>
+        WriteOrForgetAsync(state.WriteStateAsync, deactivateOnIdle);
+
+    /// <summary>Makes writes of a grain's state (<paramref name="write"/>); when one fails, deactivates the grain before the error goes on.</summary>
+    public static async Task WriteOrForgetAsync(Func<Task> write, Action deactivateOnIdle)
     {
         try
         {
-            await state.WriteStateAsync().ConfigureAwait(true);
+            await write().ConfigureAwait(true);
         }
         catch
         {

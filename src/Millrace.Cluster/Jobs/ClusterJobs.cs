@@ -62,7 +62,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
             var first = p * ClusterJobConstants.PartitionSize;
             var slice = all.GetRange(first, Math.Min(ClusterJobConstants.PartitionSize, all.Count - first));
             var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
-            await RetryAsync(state => state.partition.InitializeAsync(state.definition, state.p, state.first, state.slice), (partition, definition, p, first, slice), cancellationToken).ConfigureAwait(false);
+            await RetryAsync(static state => state.partition.InitializeAsync(state.definition, state.p, state.first, state.slice), (partition, definition, p, first, slice), cancellationToken).ConfigureAwait(false);
         }
 
         await RetryAsync(static job => job.StartAsync(), job, cancellationToken).ConfigureAwait(false);
