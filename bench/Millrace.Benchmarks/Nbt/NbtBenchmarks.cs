@@ -1,5 +1,8 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using System.IO.Compression;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using BenchmarkDotNet.Attributes;
 using Millrace.Nbt;
 using Millrace.Nbt.Binary;
@@ -50,6 +53,17 @@ public class NbtBenchmarks
             {
                 throw new InvalidOperationException("complex_player.dat written back differs from its bytes.");
             }
+        }
+
+        // The floor must visit what the readers visit: every tag, to the input's last byte.
+        if (Depth(_document.Root) >= MaxWalkDepth)
+        {
+            throw new InvalidOperationException("The shape nests deeper than the bare walk's stack.");
+        }
+
+        if (BareWalk() != Tags(_document.Root))
+        {
+            throw new InvalidOperationException("The bare walk disagrees with the tree.");
         }
 
         _memory = _bytes;
@@ -105,6 +119,145 @@ public class NbtBenchmarks
 
         return tokens;
     }
+
+    // The least work any reader of every tag does, for the limit this machine puts on the readers above: one pass that
+    // finds each tag and steps over it, and nothing else (no bounds, depth or quota checks, no tape, no names, no
+    // output). Java's flavour only, and only over this benchmark's own inputs, which the setup has read and checked:
+    // it trusts every length. It counts the tags, so none of the work can be left out.
+    [Benchmark(Description = "Floor: bare walk of every tag (no checks)")]
+    public int BareWalk()
+    {
+        ref var start = ref MemoryMarshal.GetArrayDataReference(_bytes);
+        if (start != (byte)NbtTagType.Compound)
+        {
+            throw new NotSupportedException("The bare walk starts at a compound root.");
+        }
+
+        var sizes = FixedSizes;
+        // The open containers: a list's elements still to walk (-1 for a compound) and its element type.
+        ref var remaining = ref MemoryMarshal.GetReference(stackalloc int[MaxWalkDepth]);
+        ref var elementTypes = ref MemoryMarshal.GetReference(stackalloc byte[MaxWalkDepth]);
+        var at = 3 + (nint)BinaryPrimitives.ReadUInt16BigEndian(MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref start, 1), 2));
+        var tags = 1;
+        var depth = 0;
+        remaining = -1;
+
+    Compound:
+        while (true)
+        {
+            var type = Unsafe.Add(ref start, at);
+            if (type == 0)
+            {
+                at++;
+                break;
+            }
+
+            at += 3 + ((Unsafe.Add(ref start, at + 1) << 8) | Unsafe.Add(ref start, at + 2));
+            tags++;
+            var size = Unsafe.Add(ref MemoryMarshal.GetReference(sizes), type);
+            if (size > 0)
+            {
+                at += size;
+            }
+            else if (type == (byte)NbtTagType.Compound)
+            {
+                Unsafe.Add(ref remaining, ++depth) = -1;
+            }
+            else if (StepOver(ref start, ref at, ref tags, type, out var count, out var elementType))
+            {
+                Unsafe.Add(ref remaining, ++depth) = count;
+                Unsafe.Add(ref elementTypes, depth) = elementType;
+                goto List;
+            }
+        }
+
+    Up:
+        if (depth == 0)
+        {
+            return at == _bytes.Length ? tags : -1;
+        }
+
+        depth--;
+        if (Unsafe.Add(ref remaining, depth) < 0)
+        {
+            goto Compound;
+        }
+
+    List:
+        while (Unsafe.Add(ref remaining, depth) > 0)
+        {
+            Unsafe.Add(ref remaining, depth)--;
+            tags++;
+            var type = Unsafe.Add(ref elementTypes, depth);
+            if (type == (byte)NbtTagType.Compound)
+            {
+                Unsafe.Add(ref remaining, ++depth) = -1;
+                goto Compound;
+            }
+
+            if (StepOver(ref start, ref at, ref tags, type, out var count, out var elementType))
+            {
+                Unsafe.Add(ref remaining, ++depth) = count;
+                Unsafe.Add(ref elementTypes, depth) = elementType;
+            }
+        }
+
+        goto Up;
+    }
+
+    // Small, as every call clears its two stack buffers: the setup checks that the inputs nest no deeper.
+    private const int MaxWalkDepth = 64;
+
+    // The payload sizes of the fixed-size types, by type; 0 for the rest.
+    private static ReadOnlySpan<byte> FixedSizes => [0, 1, 2, 4, 8, 4, 8, 0, 0, 0, 0, 0, 0];
+
+    // Steps over a string, a number array or a list's header (and its elements, when they have a fixed size or there are
+    // none); says when the list's elements must be walked.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool StepOver(ref byte start, ref nint at, ref int tags, byte type, out int count, out byte elementType)
+    {
+        count = 0;
+        elementType = 0;
+        if (type == (byte)NbtTagType.String)
+        {
+            at += 2 + ((Unsafe.Add(ref start, at) << 8) | Unsafe.Add(ref start, at + 1));
+            return false;
+        }
+
+        if (type != (byte)NbtTagType.List)
+        {
+            var length = BinaryPrimitives.ReadInt32BigEndian(MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref start, at), 4));
+            at += 4 + ((nint)length * (type == (byte)NbtTagType.ByteArray ? 1 : type == (byte)NbtTagType.IntArray ? 4 : 8));
+            return false;
+        }
+
+        elementType = Unsafe.Add(ref start, at);
+        count = BinaryPrimitives.ReadInt32BigEndian(MemoryMarshal.CreateReadOnlySpan(ref Unsafe.Add(ref start, at + 1), 4));
+        at += 5;
+        var size = Unsafe.Add(ref MemoryMarshal.GetReference(FixedSizes), elementType);
+        if (size > 0 || count == 0)
+        {
+            at += (nint)size * count;
+            tags += count;
+            return false;
+        }
+
+        return true;
+    }
+
+    private static int Tags(NbtTag tag) => 1 + tag switch
+    {
+        NbtCompound compound => compound.Sum(entry => Tags(entry.Value)),
+        NbtList list => list.Sum(Tags),
+        _ => 0,
+    };
+
+    private static int Depth(NbtTag tag) => tag switch
+    {
+        NbtCompound compound => 1 + compound.Select(entry => Depth(entry.Value)).DefaultIfEmpty(0).Max(),
+        NbtList list => 1 + list.Select(Depth).DefaultIfEmpty(0).Max(),
+        _ => 0,
+    };
 
     private long RetainedBytes()
     {
