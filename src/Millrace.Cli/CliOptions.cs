@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using Millrace.Nbt.Snbt;
 
 namespace Millrace.Cli;
 
@@ -28,6 +29,25 @@ internal static class CliOptions
 
         option.CustomParser = result => Parse(result, name, min, max);
         return option;
+    }
+
+    /// <summary>The grammar SNBT is read and written in: one option, with one meaning, on every verb that reads or writes SNBT.</summary>
+    public static Option<SnbtSyntax> SnbtSyntaxOption() => new("--snbt-syntax")
+    {
+        Description = "The SNBT grammar to read and write: modern (Minecraft 1.21.5 and later, the default) or legacy (1.21.4 and earlier). Where they read a text differently (07, 128b, 1e5, [B;1], escapes), the chosen game's reading is taken; a value it cannot write back (NaN; an infinity in modern) is an error.",
+        DefaultValueFactory = _ => SnbtSyntax.Modern,
+        CustomParser = result => (result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty) switch
+        {
+            "modern" => SnbtSyntax.Modern,
+            "legacy" => SnbtSyntax.Legacy,
+            var text => Refuse(result, $"--snbt-syntax must be modern or legacy, not '{text}'."),
+        },
+    };
+
+    private static SnbtSyntax Refuse(System.CommandLine.Parsing.ArgumentResult result, string message)
+    {
+        result.AddError(message);
+        return default;
     }
 
     private static int Parse(System.CommandLine.Parsing.ArgumentResult result, string name, int min, int max)

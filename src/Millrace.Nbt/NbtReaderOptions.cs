@@ -1,4 +1,5 @@
 using Millrace.Nbt.Binary;
+using Millrace.Nbt.Snbt;
 
 namespace Millrace.Nbt;
 
@@ -68,4 +69,15 @@ public sealed record NbtReaderOptions
     /// </summary>
     /// <value>Default <see langword="false"/>: lists are read exactly as stored.</value>
     public bool UnwrapHeterogeneousLists { get; init; }
+
+    /// <summary>Gets which Minecraft's grammar <see cref="SnbtParser"/> reads SNBT with.</summary>
+    /// <value>Default <see cref="SnbtSyntax.Modern"/>, 1.21.5 and later.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not one of <see cref="Snbt.SnbtSyntax"/>'s.</exception>
+    public SnbtSyntax SnbtSyntax
+    {
+        get;
+        init => field = value is SnbtSyntax.Modern or SnbtSyntax.Legacy
+            ? value
+            : throw new ArgumentOutOfRangeException(nameof(SnbtSyntax), value, "Not an SNBT syntax.");
+    }
 }

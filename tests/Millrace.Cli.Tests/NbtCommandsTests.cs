@@ -71,6 +71,53 @@ public sealed class NbtCommandsTests : IDisposable
         Assert.Equal("{\n    name: \"Bananrama\"\n}\n", shown.Output);
     }
 
+    // The grammar is the user's to name: 1.21.4 read "07" as a string and [B;1] not at all; 1.21.5 the other way round.
+    [Fact]
+    public async Task Convert_FromSnbt_ReadsInTheNamedSyntax()
+    {
+        var input = Temp("old.snbt");
+        await File.WriteAllTextAsync(input, "{a:07,b:[B;1b]}");
+        var legacy = await CliRun.Invoke("nbt", "convert", input, Temp("old.out.snbt"), "--to", "snbt", "--snbt-syntax", "legacy");
+        Assert.True(legacy.ExitCode == ExitCodes.Success, legacy.Error);
+        Assert.Equal("{\n    a: \"07\",\n    b: [B;1b]\n}\n", await File.ReadAllTextAsync(Temp("old.out.snbt")));
+
+        var modern = await CliRun.Invoke("nbt", "convert", input, Temp("new.nbt"));
+        Assert.Equal(ExitCodes.BadInput, modern.ExitCode);
+        Assert.Contains("Leading zeros are not allowed", modern.Error, StringComparison.Ordinal);
+        Assert.Contains("byte offset 3", modern.Error, StringComparison.Ordinal);
+        Assert.Single(modern.Error.TrimEnd('\n').Split('\n'));
+        Assert.False(File.Exists(Temp("new.nbt")));
+
+        var bad = await CliRun.Invoke("nbt", "convert", input, Temp("x.nbt"), "--snbt-syntax", "1.19");
+        Assert.Equal(ExitCodes.Usage, bad.ExitCode);
+        Assert.Contains("--snbt-syntax must be modern or legacy", bad.Error, StringComparison.Ordinal);
+
+        var help = await CliRun.Invoke("nbt", "convert", "--help");
+        Assert.Contains("--snbt-syntax", help.Output, StringComparison.Ordinal);
+        Assert.Contains("1.21.5 and later", help.Output, StringComparison.Ordinal);
+    }
+
+    // SNBT has no NaN: a file holding one is refused for SNBT output with the value's path, and shown by --tree.
+    [Fact]
+    public async Task ShowAndConvert_RefuseAValueSnbtCannotSpell()
+    {
+        var input = Temp("nan.nbt");
+        await File.WriteAllBytesAsync(input, new Millrace.Nbt.NbtDocument("", new Millrace.Nbt.Tags.NbtCompound { { "Motion", new Millrace.Nbt.Tags.NbtList([new Millrace.Nbt.Tags.NbtDouble(double.NaN)]) } }).ToArray());
+        var show = await CliRun.Invoke("nbt", "show", input);
+        Assert.Equal(ExitCodes.BadInput, show.ExitCode);
+        Assert.Contains("NaN, which no SNBT spells", show.Error, StringComparison.Ordinal);
+        Assert.Contains("Motion[0]", show.Error, StringComparison.Ordinal);
+        Assert.Empty(show.Output);
+
+        var convert = await CliRun.Invoke("nbt", "convert", input, Temp("nan.snbt"), "--to", "snbt");
+        Assert.Equal(ExitCodes.BadInput, convert.ExitCode);
+        Assert.False(File.Exists(Temp("nan.snbt")));
+
+        var tree = await CliRun.Invoke("nbt", "show", input, "--tree");
+        Assert.Equal(ExitCodes.Success, tree.ExitCode);
+        Assert.Contains("NaN", tree.Output, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Show_Tree_DrawsTagsWithTheirTypes()
     {

@@ -12,6 +12,7 @@ using Millrace.Nbt.Binary;
 using Millrace.Nbt.Borrowed;
 using Millrace.Nbt.Tests.Binary;
 using Millrace.Nbt.Tests.Borrowed;
+using Millrace.Nbt.Tests.Snbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Serialization;
 using Millrace.Nbt.Snbt;
@@ -38,7 +39,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-typed", ReadTyped, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
-        new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), "{a: [I; 1, 2], b: bool(1), c: uuid(\"f81d4fae-7dec-11d0-a765-00a0c91e6bf6\"), d: [[], {}], e: 1.5e3f}"u8.ToArray()]),
+        new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), .. SnbtCaseTable.Cases.Select(c => Encoding.UTF8.GetBytes(c.Input))]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
@@ -50,43 +51,69 @@ internal static class FuzzTargets
 
     public static string Sample(string name) => Path.Combine(AppContext.BaseDirectory, "samples", name);
 
-    // A file's bytes and the text they decode to must parse alike: the same tag, or the same error at the same place
-    // (counted in bytes, and in characters).
+    // In each syntax: a file's bytes and the text they decode to parse alike (the same tag, or the same error at the same
+    // place, counted in bytes and in characters); the independent reading of the game's grammar gives the same verdict;
+    // and what is read writes back to text that reads to the same tag.
     private static void ParseSnbt(byte[] data)
     {
-        Millrace.Nbt.Tags.NbtTag? fromBytes = null;
-        NbtFormatException? bytesError = null;
-        try
+        foreach (var syntax in new[] { SnbtSyntax.Modern, SnbtSyntax.Legacy })
         {
-            fromBytes = SnbtParser.ParseUtf8(data);
-        }
-        catch (NbtFormatException exception)
-        {
-            bytesError = exception;
-        }
-
-        if (bytesError?.Code == NbtErrorCodes.BadEncoding)
-        {
-            // Not UTF-8: there is no text to compare with.
-            return;
-        }
-
-        // A byte order mark is read past, and counted in the bytes' offsets.
-        var mark = data.AsSpan().StartsWith("\uFEFF"u8) ? 3 : 0;
-        var text = Encoding.UTF8.GetString(data, mark, data.Length - mark);
-        try
-        {
-            var fromText = SnbtParser.Parse(text);
-            if (fromBytes is null || !fromBytes.Equals(fromText))
+            var options = new NbtReaderOptions { SnbtSyntax = syntax };
+            Millrace.Nbt.Tags.NbtTag? fromBytes = null;
+            NbtFormatException? bytesError = null;
+            try
             {
-                throw new InvalidOperationException("The text parses where its bytes do not, or to another tag.");
+                fromBytes = SnbtParser.ParseUtf8(data, options);
             }
-        }
-        catch (NbtFormatException exception)
-        {
-            if (bytesError is null || exception.Code != bytesError.Code || mark + Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
+            catch (NbtFormatException exception)
             {
-                throw new InvalidOperationException($"The text is refused at character {exception.ByteOffset} ({exception.Code}), its bytes {(bytesError is null ? "not at all" : $"at byte {bytesError.ByteOffset} ({bytesError.Code})")}.", exception);
+                bytesError = exception;
+            }
+
+            if (bytesError?.Code == NbtErrorCodes.BadEncoding)
+            {
+                // Not UTF-8: there is no text to compare with.
+                return;
+            }
+
+            // A byte order mark is read past, and counted in the bytes' offsets.
+            var mark = data.AsSpan().StartsWith("\uFEFF"u8) ? 3 : 0;
+            var text = Encoding.UTF8.GetString(data, mark, data.Length - mark);
+            try
+            {
+                var fromText = SnbtParser.Parse(text, options);
+                if (fromBytes is null || !fromBytes.Equals(fromText))
+                {
+                    throw new InvalidOperationException($"{syntax}: the text parses where its bytes do not, or to another tag.");
+                }
+            }
+            catch (NbtFormatException exception)
+            {
+                if (bytesError is null || exception.Code != bytesError.Code || mark + Encoding.UTF8.GetByteCount(text.AsSpan(0, (int)exception.ByteOffset)) != bytesError.ByteOffset)
+                {
+                    throw new InvalidOperationException($"{syntax}: the text is refused at character {exception.ByteOffset} ({exception.Code}), its bytes {(bytesError is null ? "not at all" : $"at byte {bytesError.ByteOffset} ({bytesError.Code})")}.", exception);
+                }
+            }
+
+            // The reference backtracks freely: it reads the shorter inputs, which the mutations mostly are. It nests no
+            // deeper than the parser's default limit either, so the two agree on every refusal.
+            if (text.Length <= 4096)
+            {
+                var reference = ReferenceSnbt.Parse(text, syntax);
+                if ((reference is null) != (fromBytes is null))
+                {
+                    throw new InvalidOperationException($"{syntax}: the parser {(fromBytes is null ? $"refuses the text ({bytesError!.Reason})" : "reads the text")}, the reference reading of the grammar {(reference is null ? "refuses it" : "reads it")}.");
+                }
+
+                if (reference is not null && !reference.Equals(fromBytes))
+                {
+                    throw new InvalidOperationException($"{syntax}: the parser and the reference reading of the grammar read different tags.");
+                }
+            }
+
+            if (fromBytes is not null && !fromBytes.Equals(SnbtParser.Parse(SnbtWriter.Write(fromBytes, data.Length % 2 == 0, syntax), options)))
+            {
+                throw new InvalidOperationException($"{syntax}: the written tag reads back to another.");
             }
         }
     }

@@ -33,6 +33,7 @@ internal static class BatchCommands
         var cluster = new Option<string?>("--cluster") { Description = "Convert on a cluster of 'millrace cluster silo' processes, found at a silo's gateway HOST:PORT or through their Redis, redis://HOST:PORT; the folders must be paths every silo sees." };
         var job = new Option<string?>("--job") { Description = "With --cluster: the job's name (default: batch- and the time); the same name again re-attaches to the job." };
         var cancelOnInterrupt = new Option<bool>("--cancel-on-interrupt") { Description = "With --cluster: Ctrl+C cancels the job; without it, Ctrl+C detaches and the job goes on." };
+        var syntax = CliOptions.SnbtSyntaxOption();
         rate.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<string?>() is { } text && ParseRate(text) is null)
@@ -43,7 +44,7 @@ internal static class BatchCommands
 
         var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
         {
-            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet, cluster, job, cancelOnInterrupt,
+            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet, cluster, job, cancelOnInterrupt, syntax,
         };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -85,7 +86,7 @@ internal static class BatchCommands
                 }
 
                 var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(cancelOnInterrupt));
-                var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)));
+                var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)), parsed.GetValue(syntax));
                 runner = (files, display, converted, token) => ClusterBatch.RunAsync(submission, files, template, display, converted, console, token);
 #else
                 _ = gatewayText;
@@ -97,7 +98,7 @@ internal static class BatchCommands
             var batchJob = new BatchJob(
                 parsed.GetValue(input)!,
                 parsed.GetValue(output)!,
-                new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java, ZstdDictionary = zstdDictionary },
+                new ConversionSettings(target, schemaSet, parsed.GetValue(type)) { Flavour = NbtFormat.Java, ZstdDictionary = zstdDictionary, SnbtSyntax = parsed.GetValue(syntax) },
                 new BatchLimits(parsed.GetValue(parallel), parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(quiet)),
                 runner);
             return await batchJob.RunAsync(console, cancellationToken);

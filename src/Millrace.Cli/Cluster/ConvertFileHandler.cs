@@ -8,6 +8,7 @@ using Millrace.Cluster.Jobs;
 using Millrace.Compact;
 using Millrace.Compact.Schema;
 using Millrace.Nbt;
+using Millrace.Nbt.Snbt;
 
 namespace Millrace.Cli.Cluster;
 
@@ -19,7 +20,8 @@ namespace Millrace.Cli.Cluster;
 /// <param name="Schema">The compact schema file, if any.</param>
 /// <param name="Type">The schema type JSON is encoded as, if any.</param>
 /// <param name="Dictionary">The zstd dictionary file, if any.</param>
-internal sealed record ConvertPayload(string Input, string Output, FileFormatKind From, FileFormatKind To, string? Schema, string? Type, string? Dictionary)
+/// <param name="SnbtSyntax">The grammar SNBT is read and written in.</param>
+internal sealed record ConvertPayload(string Input, string Output, FileFormatKind From, FileFormatKind To, string? Schema, string? Type, string? Dictionary, SnbtSyntax SnbtSyntax = SnbtSyntax.Modern)
 {
     public string ToJson() => JsonSerializer.Serialize(this, ClusterJsonContext.Default.ConvertPayload);
 
@@ -53,6 +55,7 @@ internal sealed class ConvertFileHandler(CliConsole console) : IWorkItemHandler
             payload.Type)
         {
             Flavour = NbtFormat.Java,
+            SnbtSyntax = payload.SnbtSyntax,
             ZstdDictionary = payload.Dictionary is { } dictionary
                 ? _dictionaries.GetOrAdd(dictionary, static path => new(() => new CompactZstdDictionary(File.ReadAllBytes(path)))).Value
                 : null,

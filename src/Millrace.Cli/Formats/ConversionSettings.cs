@@ -1,6 +1,7 @@
 using Millrace.Compact;
 using Millrace.Compact.Schema;
 using Millrace.Nbt;
+using Millrace.Nbt.Snbt;
 
 namespace Millrace.Cli.Formats;
 
@@ -12,6 +13,7 @@ namespace Millrace.Cli.Formats;
 /// <param name="NbtCompression">The NBT compression to write; the input's when <see langword="null"/>.</param>
 /// <param name="CompactCompression">The compact frame's compression.</param>
 /// <param name="ZstdDictionary">The zstd dictionary compact frames are written and read with, if any.</param>
+/// <param name="SnbtSyntax">The grammar SNBT is read and written in.</param>
 internal sealed record ConversionSettings(
     FileFormatKind Target,
     CompactSchemaSet? Schema = null,
@@ -19,4 +21,5 @@ internal sealed record ConversionSettings(
     NbtFormat? Flavour = null,
     NbtCompression? NbtCompression = null,
     CompactCompression CompactCompression = CompactCompression.Auto,
-    CompactZstdDictionary? ZstdDictionary = null);
+    CompactZstdDictionary? ZstdDictionary = null,
+    SnbtSyntax SnbtSyntax = SnbtSyntax.Modern);

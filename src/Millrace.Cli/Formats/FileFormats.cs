@@ -54,24 +54,27 @@ internal static class FileFormats
     /// <summary>Reads a file's bytes.</summary>
     /// <param name="input">The bytes.</param>
     /// <param name="source">Their format.</param>
-    /// <param name="settings">The compact schema, for compact input.</param>
+    /// <param name="settings">The compact schema, for compact input; the SNBT syntax, for SNBT.</param>
     /// <param name="flavour">The NBT flavour, or <see langword="null"/> to detect Java or Bedrock.</param>
     public static FileValue Read(byte[] input, FileFormatKind source, ConversionSettings? settings = null, NbtFormat? flavour = null) => source switch
     {
         FileFormatKind.Nbt => new NbtValue(NbtFile.Read(input, flavour)),
 
         // SNBT becomes the root of a Java file, gzip-compressed as Minecraft stores its NBT files.
-        FileFormatKind.Snbt => new NbtValue(new NbtFile(new NbtDocument(string.Empty, SnbtParser.ParseUtf8(input)), NbtFormat.Java, NbtCompression.Gzip)),
+        FileFormatKind.Snbt => new NbtValue(new NbtFile(
+            new NbtDocument(string.Empty, SnbtParser.ParseUtf8(input, new NbtReaderOptions { SnbtSyntax = settings?.SnbtSyntax ?? SnbtSyntax.Modern })),
+            NbtFormat.Java,
+            NbtCompression.Gzip)),
         FileFormatKind.Json => new JsonValue(CheckJson(input)),
         _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer, zstdDictionary: settings?.ZstdDictionary))),
     };
 
     /// <summary>Writes a value in the settings' target format.</summary>
-    /// <exception cref="ArgumentException">A value the target cannot carry (an unpaired surrogate in Bedrock's UTF-8).</exception>
+    /// <exception cref="ArgumentException">A value the target cannot carry (an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT).</exception>
     public static byte[] Write(FileValue value, ConversionSettings settings) => (value, settings.Target) switch
     {
         (NbtValue nbt, FileFormatKind.Nbt) => WriteNbt(nbt.File, settings),
-        (NbtValue nbt, FileFormatKind.Snbt) => Encoding.UTF8.GetBytes(SnbtWriter.Write(nbt.File.Document.Root, pretty: true) + "\n"),
+        (NbtValue nbt, FileFormatKind.Snbt) => Encoding.UTF8.GetBytes(SnbtWriter.Write(nbt.File.Document.Root, pretty: true, settings.SnbtSyntax) + "\n"),
         (NbtValue nbt, FileFormatKind.Json) => Json(writer => NbtJsonWriter.Write(writer, nbt.File.Document.Root)),
         (JsonValue json, FileFormatKind.Json) => Json(writer =>
         {

@@ -29,11 +29,12 @@ internal static class NbtCommands
         var from = InputFlavourOption();
         var path = new Option<string?>("--path") { Description = "Show only the tag at this path, as errors write paths: names joined by dots, list indices in brackets, other names in brackets and quotes (Level.Sections[3]['a.b']); an index may also follow a dot (a.b.0.c)." };
         var tree = new Option<bool>("--tree") { Description = "Draw the tags as a tree, with their types, instead of SNBT." };
-        var command = new Command("show", "Print an NBT file as pretty SNBT, or as a tree.") { file, from, path, tree };
+        var syntax = CliOptions.SnbtSyntaxOption();
+        var command = new Command("show", "Print an NBT file as pretty SNBT, or as a tree.") { file, from, path, tree, syntax };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
-            if (await ReadInputAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } nbtFile)
+            if (await ReadInputAsync(name, parsed.GetValue(from), parsed.GetValue(syntax), console, cancellationToken) is not { } nbtFile)
             {
                 return ExitCodes.BadInput;
             }
@@ -46,15 +47,14 @@ internal static class NbtCommands
                 return ExitCodes.BadInput;
             }
 
-            await using var output = console.CreateTextOutput();
             if (parsed.GetValue(tree))
             {
-                console.CreateRichOutput(output).Write(NbtTreeView.Create(nbtFile.Document.Name, tag));
+                await using var treeOutput = console.CreateTextOutput();
+                console.CreateRichOutput(treeOutput).Write(NbtTreeView.Create(nbtFile.Document.Name, tag));
                 return ExitCodes.Success;
             }
 
-            await output.WriteLineAsync(SnbtWriter.Write(tag, pretty: true));
-            return ExitCodes.Success;
+            return await WriteSnbtAsync(name, tag, parsed.GetValue(syntax), console);
         });
         return command;
     }
@@ -70,11 +70,12 @@ internal static class NbtCommands
             .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
         var compression = new Option<string?>("--compression") { Description = "none, gzip or zlib (default: the input's)." }
             .AcceptOnlyFromAmong("none", "gzip", "zlib");
-        var command = new Command("convert", "Convert NBT between flavours, compressions and SNBT.") { input, output, from, to, compression };
+        var syntax = CliOptions.SnbtSyntaxOption();
+        var command = new Command("convert", "Convert NBT between flavours, compressions and SNBT.") { input, output, from, to, compression, syntax };
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(input)!;
-            if (await ReadInputAsync(name, parsed.GetValue(from), console, cancellationToken) is not { } source)
+            if (await ReadInputAsync(name, parsed.GetValue(from), parsed.GetValue(syntax), console, cancellationToken) is not { } source)
             {
                 return ExitCodes.BadInput;
             }
@@ -84,6 +85,7 @@ internal static class NbtCommands
             {
                 Flavour = target is null or "snbt" ? source.Format : ParseFlavour(target),
                 NbtCompression = parsed.GetValue(compression) is { } c ? Enum.Parse<NbtCompression>(c, ignoreCase: true) : null,
+                SnbtSyntax = parsed.GetValue(syntax),
             };
             byte[] bytes;
             try
@@ -92,7 +94,7 @@ internal static class NbtCommands
             }
             catch (ArgumentException exception)
             {
-                // A value the output flavour cannot carry, e.g. an unpaired surrogate in Bedrock's UTF-8.
+                // A value the output cannot carry: an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT.
                 console.Report(name, exception);
                 return ExitCodes.BadInput;
             }
@@ -139,7 +141,8 @@ internal static class NbtCommands
             return ExitCodes.Success;
         });
 
-        var get = new Command("get", "Print a chunk as pretty SNBT.") { file, x, z };
+        var syntax = CliOptions.SnbtSyntaxOption();
+        var get = new Command("get", "Print a chunk as pretty SNBT.") { file, x, z, syntax };
         get.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
@@ -156,9 +159,7 @@ internal static class NbtCommands
                     return ExitCodes.BadInput;
                 }
 
-                await using var output = console.CreateTextOutput();
-                await output.WriteLineAsync(SnbtWriter.Write(chunk.Root, pretty: true));
-                return ExitCodes.Success;
+                return await WriteSnbtAsync(name, chunk.Root, parsed.GetValue(syntax), console);
             }
             catch (NbtFormatException exception)
             {
@@ -167,15 +168,15 @@ internal static class NbtCommands
             }
         });
 
-        var chunkFile = new Argument<string>("chunk") { Description = "The chunk's NBT file (any flavour; stored as Java)." };
+        var chunkFile = new Argument<string>("chunk") { Description = "The chunk's NBT file (any flavour; stored as Java), or SNBT with a .snbt name." };
         var compression = new Option<string>("--compression") { Description = "gzip, zlib, none or lz4.", DefaultValueFactory = _ => "zlib" }
             .AcceptOnlyFromAmong("gzip", "zlib", "none", "lz4");
-        var put = new Command("put", "Write a chunk into the region (the file is created if missing) and save it without gaps.") { file, x, z, chunkFile, compression };
+        var put = new Command("put", "Write a chunk into the region (the file is created if missing) and save it without gaps.") { file, x, z, chunkFile, compression, syntax };
         put.SetAction(async (parsed, cancellationToken) =>
         {
             var name = parsed.GetValue(file)!;
             var opened = File.Exists(name) || Directory.Exists(name) ? Open(name, console) : new RegionFile();
-            if (opened is null || await ReadInputAsync(parsed.GetValue(chunkFile)!, null, console, cancellationToken) is not { } chunk)
+            if (opened is null || await ReadInputAsync(parsed.GetValue(chunkFile)!, null, parsed.GetValue(syntax), console, cancellationToken) is not { } chunk)
             {
                 return ExitCodes.BadInput;
             }
@@ -233,8 +234,27 @@ internal static class NbtCommands
         new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected; SNBT for a .snbt name)." }
             .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
 
+    /// <summary>Prints a tag as pretty SNBT, or reports the value the syntax cannot spell.</summary>
+    private static async Task<int> WriteSnbtAsync(string name, NbtTag tag, SnbtSyntax syntax, CliConsole console)
+    {
+        string text;
+        try
+        {
+            text = SnbtWriter.Write(tag, pretty: true, syntax);
+        }
+        catch (ArgumentException exception)
+        {
+            console.Report(name, exception);
+            return ExitCodes.BadInput;
+        }
+
+        await using var output = console.CreateTextOutput();
+        await output.WriteLineAsync(text);
+        return ExitCodes.Success;
+    }
+
     /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="FileFormats"/>).</summary>
-    private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, CliConsole console, CancellationToken cancellationToken)
+    private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, SnbtSyntax syntax, CliConsole console, CancellationToken cancellationToken)
     {
         if (await CliInput.ReadAllAsync(name, console, NbtReaderOptions.DefaultMaxBytes, cancellationToken) is not { } bytes)
         {
@@ -244,7 +264,7 @@ internal static class NbtCommands
         try
         {
             var snbt = flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase));
-            var read = FileFormats.Read(bytes, snbt ? FileFormatKind.Snbt : FileFormatKind.Nbt, flavour: snbt || flavour is null ? null : ParseFlavour(flavour));
+            var read = FileFormats.Read(bytes, snbt ? FileFormatKind.Snbt : FileFormatKind.Nbt, new ConversionSettings(FileFormatKind.Nbt) { SnbtSyntax = syntax }, snbt || flavour is null ? null : ParseFlavour(flavour));
             return ((NbtValue)read).File;
         }
         catch (NbtFormatException exception)

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Millrace.Nbt.Snbt;
 using Millrace.Nbt.Tags;
 using Spectre.Console;
 
@@ -45,7 +44,7 @@ internal static class NbtTreeView
         {
             NbtCompound compound => string.Create(CultureInfo.InvariantCulture, $"{name}: Compound ({compound.Count} tags)"),
             NbtList list => string.Create(CultureInfo.InvariantCulture, $"{name}: List of {list.ElementType} ({list.Count})"),
-            _ => $"{name}: {tag.Type} {Shorten(SnbtWriter.Write(tag))}",
+            _ => $"{name}: {tag.Type} {Shorten(tag.ToString())}",
         };
         return Markup.Escape(text);
     }

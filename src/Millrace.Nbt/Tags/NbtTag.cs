@@ -24,7 +24,7 @@ public abstract class NbtTag : IEquatable<NbtTag>
     /// <inheritdoc />
     public abstract override int GetHashCode();
 
-    /// <summary>Formats the tag as compact SNBT.</summary>
+    /// <summary>Formats the tag as compact 1.21.5 SNBT for display; a value SNBT cannot spell (NaN, an empty name) is shown, not refused: <see cref="SnbtWriter.Write"/> writes SNBT to read back.</summary>
     /// <returns>The SNBT text.</returns>
-    public override string ToString() => SnbtWriter.Write(this);
+    public override string ToString() => SnbtWriter.Display(this);
 }

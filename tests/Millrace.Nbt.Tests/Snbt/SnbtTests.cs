@@ -36,7 +36,6 @@ public class SnbtTests
         { "\"a \\\"q\\\" b\"", new NbtString("a \"q\" b") },
         { "'it''s'".Replace("''", "\\'", StringComparison.Ordinal), new NbtString("it's") },
         { "\"\\x41\\u00e9\\U0001F600\\n\"", new NbtString("Aé\U0001F600\n") },
-        { "1.2.3", new NbtString("1.2.3") },
         { "[B;1b,2b,-1b]", new NbtByteArray([1, 2, 255]) },
         { "[I;1,-2]", new NbtIntArray([1, -2]) },
         { "[L;1L,2l]", new NbtLongArray([1, 2]) },
@@ -49,7 +48,7 @@ public class SnbtTests
 
     [Theory]
     [MemberData(nameof(Values))]
-    public void Parse_ReadsBothSyntaxes(string snbt, NbtTag expected) => Assert.Equal(expected, SnbtParser.Parse(snbt));
+    public void Parse_ReadsTheModernSyntaxByDefault(string snbt, NbtTag expected) => Assert.Equal(expected, SnbtParser.Parse(snbt));
 
     [Fact]
     public void MixedList_IsHeterogeneous()
@@ -60,19 +59,29 @@ public class SnbtTests
     }
 
     [Theory]
-    [InlineData("{a:1", "Expected '}'")]
-    [InlineData("{a 1}", "Expected ':'")]
-    [InlineData("[1,2", "Expected ']'")]
-    [InlineData("\"abc", "Unterminated string")]
+    [InlineData("{a:1", "Expected ',' or '}'")]
+    [InlineData("{a 1}", "Expected ':' after the name")]
+    [InlineData("[1,2", "Expected ',' or ']'")]
+    [InlineData("\"abc", "Expected \" to close the string that starts at offset 0")]
     [InlineData("\"\\q\"", "Unknown escape")]
-    [InlineData("300b", "out of its type's range")]
-    [InlineData("-1ub", "out of its type's range")]
-    [InlineData("1e400", "out of its type's range")]
-    [InlineData("-1e400d", "out of its type's range")]
-    [InlineData("3.5e38f", "out of its type's range")]
-    [InlineData("[B;1,2]", "cannot be an element of a [B;] array")]
-    [InlineData("{a:1} x", "Unexpected text")]
+    [InlineData("300b", "out of range for a signed byte")]
+    [InlineData("256ub", "out of range for an unsigned byte")]
+    [InlineData("-1ub", "A negative number must be signed")]
+    [InlineData("07", "Leading zeros are not allowed")]
+    [InlineData("0x", "Expected hex digits after '0x'")]
+    [InlineData("1_", "An underscore may only stand between digits")]
+    [InlineData("1e400", "rounds to infinity")]
+    [InlineData("-1e400d", "rounds to infinity")]
+    [InlineData("3.5e38f", "rounds to infinity")]
+    [InlineData("[B;1s]", "A short cannot be an element of a [B;] array")]
+    [InlineData("[I;true]", "Expected an integer or ']' in a [I;] array")]
+    [InlineData("{a:1} x", "Expected the end of the input after the value")]
     [InlineData("uuid(12)", "uuid() takes")]
+    [InlineData("bool(\"x\")", "bool() takes a number or a boolean")]
+    [InlineData("foo(1)", "No function foo() of 1 argument(s)")]
+    [InlineData("{\"\":1}", "A name may not be empty")]
+    [InlineData("\"\\N{NO SUCH NAME}\"", "No character is named 'NO SUCH NAME'")]
+    [InlineData("1abc", "Expected the end of the input after the value")]
     [InlineData("", "Expected a value")]
     public void Parse_ReportsErrorsWithOffsets(string snbt, string reason)
     {
@@ -81,13 +90,23 @@ public class SnbtTests
         Assert.InRange(error.ByteOffset, 0, snbt.Length);
     }
 
-    // A finite literal past its type's range was rounded to infinity; the infinities themselves are literals of their own.
+    // Neither game has a NaN or infinity literal: both read the words as strings. 1.21.4 read a literal past its type's
+    // range as infinity (Java's parse), 1.21.5 refuses it; the writer spells infinity only where the game reads it.
     [Fact]
-    public void Parse_TheInfinitiesAreLiterals()
+    public void Parse_NonFiniteNumbers_AreWhatEachGameMadeOfThem()
     {
-        Assert.Equal(new NbtDouble(double.PositiveInfinity), SnbtParser.Parse("Infinityd"));
-        Assert.Equal(new NbtFloat(float.NegativeInfinity), SnbtParser.Parse("-Infinityf"));
+        var legacy = new NbtReaderOptions { SnbtSyntax = SnbtSyntax.Legacy };
+        Assert.Equal(new NbtString("Infinityd"), SnbtParser.Parse("Infinityd"));
+        Assert.Equal(new NbtString("NaN"), SnbtParser.Parse("NaN", legacy));
+        Assert.Equal(new NbtFloat(float.PositiveInfinity), SnbtParser.Parse("1e39f", legacy));
+        Assert.Equal(new NbtDouble(double.NegativeInfinity), SnbtParser.Parse("-1e309d", legacy));
         Assert.Equal(new NbtFloat(3.4e38f), SnbtParser.Parse("3.4e38f"));
+
+        var infinities = new NbtCompound { { "f", new NbtFloat(float.PositiveInfinity) }, { "d", new NbtDouble(double.NegativeInfinity) } };
+        Assert.Equal("{f:1e39f,d:-1e309d}", SnbtWriter.Write(infinities, syntax: SnbtSyntax.Legacy));
+        Assert.Equal(infinities, SnbtParser.Parse(SnbtWriter.Write(infinities, syntax: SnbtSyntax.Legacy), legacy));
+        Assert.Contains("an infinity, which the 1.21.5 grammar refuses", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(infinities)).Message, StringComparison.Ordinal);
+        Assert.Contains("NaN, which no SNBT spells", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(new NbtDouble(double.NaN), syntax: SnbtSyntax.Legacy)).Message, StringComparison.Ordinal);
     }
 
     // A file's SNBT: bytes that are not UTF-8 were replaced by U+FFFD, and error offsets counted characters where the
@@ -129,12 +148,47 @@ public class SnbtTests
         {
             { "name", new NbtString("Bananrama") },
             { "needs quotes", new NbtList([new NbtFloat(0.1f), new NbtFloat(2f)]) },
-            { "d", new NbtDouble(double.NaN) },
             { "q", new NbtString("say \"hi\"") },
         };
-        Assert.Equal("{name:\"Bananrama\",\"needs quotes\":[0.1f,2.0f],d:NaNd,q:'say \"hi\"'}", SnbtWriter.Write(tag));
-        Assert.Equal("{\n    name: \"Bananrama\",\n    \"needs quotes\": [\n        0.1f,\n        2.0f\n    ],\n    d: NaNd,\n    q: 'say \"hi\"'\n}", SnbtWriter.Write(tag, pretty: true));
+        Assert.Equal("{name:\"Bananrama\",\"needs quotes\":[0.1f,2.0f],q:'say \"hi\"'}", SnbtWriter.Write(tag));
+        Assert.Equal("{\n    name: \"Bananrama\",\n    \"needs quotes\": [\n        0.1f,\n        2.0f\n    ],\n    q: 'say \"hi\"'\n}", SnbtWriter.Write(tag, pretty: true));
         Assert.Equal(tag, SnbtParser.Parse(SnbtWriter.Write(tag, pretty: true)));
+    }
+
+    // A value the chosen game cannot read back is refused with its path, never written as something else; ToString,
+    // for display, shows it as the game's printer does.
+    [Fact]
+    public void Write_RefusesWhatTheGameCannotReadBack_WithItsPath()
+    {
+        var tree = new NbtCompound { { "a", new NbtList([new NbtCompound { { "d", new NbtDouble(double.NaN) } }]) } };
+        Assert.Contains("NaN, which no SNBT spells (Minecraft reads NaN as a string) at a[0].d", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(tree)).Message, StringComparison.Ordinal);
+        Assert.Equal("{a:[{d:NaNd}]}", tree.ToString());
+
+        var emptyName = new NbtCompound { { string.Empty, new NbtInt(1) } };
+        Assert.Contains("an empty name", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(emptyName, syntax: SnbtSyntax.Legacy)).Message, StringComparison.Ordinal);
+
+        var mixed = NbtList.WithMixedTypes();
+        mixed.Add(new NbtInt(1));
+        mixed.Add(new NbtString("a"));
+        Assert.Equal("[1,\"a\"]", SnbtWriter.Write(mixed));
+        Assert.Contains("a list of mixed types", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(mixed, syntax: SnbtSyntax.Legacy)).Message, StringComparison.Ordinal);
+
+        var lone = new NbtString("a\uD83Db");
+        Assert.Equal("\"a\\uD83Db\"", SnbtWriter.Write(lone));
+        Assert.Equal(lone, SnbtParser.Parse(SnbtWriter.Write(lone)));
+        Assert.Contains("an unpaired surrogate (U+D83D)", Assert.Throws<ArgumentException>(() => SnbtWriter.Write(lone, syntax: SnbtSyntax.Legacy)).Message, StringComparison.Ordinal);
+
+        // Control characters: escaped as the game's printer escapes them in 1.21.5; as they are before, where no escape exists.
+        var controls = new NbtString("a\n\t\u0001");
+        Assert.Equal("\"a\\n\\t\\x01\"", SnbtWriter.Write(controls));
+        Assert.Equal("\"a\n\t\u0001\"", SnbtWriter.Write(controls, syntax: SnbtSyntax.Legacy));
+    }
+
+    [Fact]
+    public void Options_RefuseAnUndefinedSyntax()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { SnbtSyntax = (SnbtSyntax)7 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => SnbtWriter.Write(new NbtInt(1), syntax: (SnbtSyntax)7));
     }
 
     [Fact]
