@@ -188,15 +188,14 @@ public static class CompactFrame
 
     private static byte[] Decompress(ReadOnlySpan<byte> body, CompactCompression compression, int maxLength, int headerLength, CompactZstdDictionary? zstdDictionary)
     {
-        using var output = new PooledBufferWriter();
-        var outcome = BoundedCompression.TryDecompress(body, Codec(compression), output, maxLength, zstdDictionary is null ? default : zstdDictionary.Bytes.Span);
+        var outcome = BoundedCompression.TryDecompressToArray(body, Codec(compression), maxLength, out var output, zstdDictionary is null ? default : zstdDictionary.Bytes.Span);
         if (!outcome.IsDone)
         {
             // The offset counts the frame's bytes: the header, then the compressed body.
             CompactThrow.Decompression(outcome, headerLength);
         }
 
-        return output.WrittenSpan.ToArray();
+        return output;
     }
 
     private static CompressionCodec Codec(CompactCompression compression) => compression switch

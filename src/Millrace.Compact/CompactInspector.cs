@@ -21,7 +21,7 @@ public static class CompactInspector
     {
         limits ??= CompactLimits.Default;
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
-        var text = new StringBuilder();
+        var text = new StringBuilder(256, limits.MaxDescriptionLength);
         text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {CompactFrame.Name(compression)}{(CompactFrame.HasKeySteps(frame.Span) ? " (keys as steps)" : "")}, body {body.Length} bytes\n");
         try
         {
@@ -54,7 +54,17 @@ public static class CompactInspector
         {
             throw;
         }
+        catch (ArgumentOutOfRangeException) when (text.Length + 256 > text.MaxCapacity)
+        {
+            // The text reached its limit in the middle of a line.
+            throw DescriptionTooLong(limits, body.Length);
+        }
     }
+
+    private static CompactFormatException DescriptionTooLong(CompactLimits limits, int offset) => new(
+        CompactErrorCodes.Limit,
+        string.Create(CultureInfo.InvariantCulture, $"The description would pass the limit of {limits.MaxDescriptionLength} characters."),
+        offset);
 
     /// <summary>
     /// One description's work: every field it reads, including the trial parses of byte strings that might hold fields,
@@ -110,9 +120,11 @@ public static class CompactInspector
 
         private void LengthDelimited(ReadOnlySpan<byte> bytes, int start, int depth)
         {
-            if (Utf8.IsValid(bytes) && Encoding.UTF8.GetString(bytes) is var candidate && !candidate.Any(char.IsControl))
+            // A value's text is made before it is appended (a string, or two hex digits a byte): it must fit first.
+            if (Utf8.IsValid(bytes) && IsPrintable(bytes))
             {
-                text.Append('"').Append(candidate).Append("\"\n");
+                Fits(bytes.Length + 3, start);
+                text.Append('"').Append(Encoding.UTF8.GetString(bytes)).Append("\"\n");
                 return;
             }
 
@@ -124,7 +136,32 @@ public static class CompactInspector
                 return;
             }
 
+            Fits((2L * bytes.Length) + 32, start);
             text.Append(CultureInfo.InvariantCulture, $"{bytes.Length} bytes: {Convert.ToHexString(bytes)}\n");
+        }
+
+        private static bool IsPrintable(ReadOnlySpan<byte> utf8)
+        {
+            while (!utf8.IsEmpty)
+            {
+                Rune.DecodeFromUtf8(utf8, out var rune, out var used);
+                if (Rune.IsControl(rune))
+                {
+                    return false;
+                }
+
+                utf8 = utf8[used..];
+            }
+
+            return true;
+        }
+
+        private void Fits(long length, int offset)
+        {
+            if (text.Length + length > text.MaxCapacity)
+            {
+                throw DescriptionTooLong(limits, offset);
+            }
         }
 
         private bool ParsesAsFields(ReadOnlySpan<byte> bytes, int start)

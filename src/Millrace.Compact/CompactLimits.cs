@@ -21,14 +21,38 @@ public sealed record CompactLimits
     /// <summary>The default number of fields and elements one inspection reads.</summary>
     public const int DefaultMaxFieldCount = 1_000_000;
 
+    /// <summary>The default longest description one inspection writes, in characters: 4 Mi (8 MiB of text, about 100,000 lines).</summary>
+    public const int DefaultMaxDescriptionLength = 4 * 1024 * 1024;
+
+    /// <summary>
+    /// The body limit of <see cref="Untrusted"/>: 1 MiB. A compact payload is one record or a page of them, sent as a
+    /// request or an event; 1 MiB is what web servers accept for a request body unless told otherwise (nginx's
+    /// <c>client_max_body_size</c>), and a server decoding frames from strangers then spends at most about 2 MiB on one.
+    /// </summary>
+    public const int UntrustedMaxBodyLength = 1024 * 1024;
+
     /// <summary>
     /// The deepest nesting <see cref="MaxDepth"/> accepts: generated readers recurse once per level, and this keeps a
     /// raised limit well inside a thread's stack.
     /// </summary>
     public const int MaxAllowedDepth = 1024;
 
-    /// <summary>Gets the default limits.</summary>
+    /// <summary>Gets the default limits, for payloads of any size from sources the reader trusts as far as its memory.</summary>
     public static CompactLimits Default { get; } = new();
+
+    /// <summary>
+    /// Gets limits for frames from untrusted sources (a public endpoint, a message queue open to others): bodies, strings
+    /// and descriptions of at most <see cref="UntrustedMaxBodyLength"/>, collections and inspections of at most 65,536
+    /// elements, the default depth.
+    /// </summary>
+    public static CompactLimits Untrusted { get; } = new()
+    {
+        MaxBodyLength = UntrustedMaxBodyLength,
+        MaxStringLength = UntrustedMaxBodyLength,
+        MaxCollectionCount = 65_536,
+        MaxFieldCount = 65_536,
+        MaxDescriptionLength = UntrustedMaxBodyLength,
+    };
 
     /// <summary>Gets the deepest nesting of records, lists and maps.</summary>
     /// <value>Default <see cref="DefaultMaxDepth"/>; from 1 to <see cref="MaxAllowedDepth"/>.</value>
@@ -108,4 +132,22 @@ public sealed record CompactLimits
     }
 
     = DefaultMaxFieldCount;
+
+    /// <summary>
+    /// Gets the most characters one <see cref="CompactInspector.Describe"/> writes: a body of many small fields describes
+    /// in many more bytes than it holds (a two-byte field is a line of 25 characters), so the text is bounded of its own.
+    /// </summary>
+    /// <value>Default <see cref="DefaultMaxDescriptionLength"/>; at least 1,024.</value>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1,024.</exception>
+    public int MaxDescriptionLength
+    {
+        get;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1024, nameof(MaxDescriptionLength));
+            field = value;
+        }
+    }
+
+    = DefaultMaxDescriptionLength;
 }

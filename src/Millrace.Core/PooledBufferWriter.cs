@@ -17,6 +17,9 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
     private byte[] _buffer;
     private int _written;
 
+    // Whether _buffer came from the pool and goes back to it; an array of exactly a known length (ReserveExactly) does not.
+    private bool _pooled = true;
+
     /// <summary>Initializes a new instance.</summary>
     /// <param name="initialCapacity">The number of bytes to rent up front; at least 1.</param>
     /// <param name="pool">The pool to rent from; <see cref="ArrayPool{T}.Shared"/> when <see langword="null"/>.</param>
@@ -81,6 +84,50 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
         _written = 0;
     }
 
+    /// <summary>
+    /// Makes room for exactly <paramref name="free"/> more bytes in an array of that size, not the pool's next power of
+    /// two: for one large output whose length is known, so that it costs its length and no more. That array is not
+    /// returned to the pool.
+    /// </summary>
+    internal void ReserveExactly(int free)
+    {
+        ObjectDisposedException.ThrowIf(_buffer.Length == 0, this);
+        if (free <= FreeCapacity)
+        {
+            return;
+        }
+
+        var next = GC.AllocateUninitializedArray<byte>(checked(_written + free));
+        _buffer.AsSpan(0, _written).CopyTo(next);
+        Release(_buffer);
+        _buffer = next;
+        _pooled = false;
+    }
+
+    /// <summary>Forgets what was written after the first <paramref name="count"/> bytes.</summary>
+    internal void Truncate(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThan((uint)count, (uint)_written, nameof(count));
+        _written = count;
+    }
+
+    /// <summary>
+    /// Gives the written bytes as an array of their length: the writer's own array when it is exactly that (an array from
+    /// <see cref="ReserveExactly"/>, filled), which the writer then no longer holds, else a copy.
+    /// </summary>
+    internal byte[] TakeOrCopy()
+    {
+        if (_pooled || _written != _buffer.Length)
+        {
+            return ToArray();
+        }
+
+        var taken = _buffer;
+        _buffer = [];
+        _written = 0;
+        return taken;
+    }
+
     /// <summary>Copies the written bytes into a new array.</summary>
     /// <returns>A new array with the written bytes.</returns>
     public byte[] ToArray() => WrittenSpan.ToArray();
@@ -96,7 +143,7 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
 
         _buffer = [];
         _written = 0;
-        _pool.Return(buffer, _clearOnReturn);
+        Release(buffer);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -123,7 +170,20 @@ public sealed class PooledBufferWriter : IBufferWriter<byte>, IDisposable
         var doubled = Math.Min((long)_buffer.Length * 2, Array.MaxLength);
         var next = _pool.Rent((int)Math.Max(required, doubled));
         _buffer.AsSpan(0, _written).CopyTo(next);
-        _pool.Return(_buffer, _clearOnReturn);
+        Release(_buffer);
         _buffer = next;
+        _pooled = true;
+    }
+
+    private void Release(byte[] buffer)
+    {
+        if (_pooled)
+        {
+            _pool.Return(buffer, _clearOnReturn);
+        }
+        else if (_clearOnReturn)
+        {
+            buffer.AsSpan().Clear();
+        }
     }
 }

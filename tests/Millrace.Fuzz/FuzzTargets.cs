@@ -41,6 +41,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), .. SnbtCaseTable.Cases.Select(c => Encoding.UTF8.GetBytes(c.Input))]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
+        new FuzzTarget("decompress", DecompressWithinBound, DecompressSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
         new FuzzTarget("compact-steps", DecodeSteppedBody, SteppedSeeds),
@@ -115,6 +116,52 @@ internal static class FuzzTargets
             {
                 throw new InvalidOperationException($"{syntax}: the written tag reads back to another.");
             }
+        }
+    }
+
+    // Every codec over the input, into an output whose pool keeps nothing (so each array is an allocation, as in a
+    // process that has not decompressed yet): refused or not, what it allocates stays within 1.25 times the quota and
+    // 1 MiB, plus the copy of the input the stream readers take.
+    private static void DecompressWithinBound(byte[] data)
+    {
+        const long Quota = 4 << 20;
+        foreach (var codec in Enum.GetValues<Millrace.Compression.CompressionCodec>())
+        {
+            using var output = new PooledBufferWriter(pool: NonCachingPool.Instance);
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            _ = Millrace.Compression.BoundedCompression.TryDecompress(data, codec, output, Quota);
+            var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            if (allocated > (Quota * 5 / 4) + (1 << 20) + (2L * data.Length))
+            {
+                throw new InvalidOperationException($"{codec}: {allocated:N0} bytes allocated for a {Quota:N0}-byte quota.");
+            }
+        }
+    }
+
+    // Compressed samples in every codec, and zeros that inflate past the quota (bombs to mutate).
+    private static IEnumerable<byte[]> DecompressSeeds()
+    {
+        byte[][] plain = [File.ReadAllBytes(Sample("records.json")), new byte[5 << 20], new byte[100_000]];
+        foreach (var codec in Enum.GetValues<Millrace.Compression.CompressionCodec>())
+        {
+            foreach (var bytes in plain)
+            {
+                using var output = new PooledBufferWriter();
+                Millrace.Compression.BoundedCompression.Compress(bytes, codec, output);
+                yield return output.ToArray();
+            }
+        }
+    }
+
+    /// <summary>A pool that keeps nothing: every rent is a new array.</summary>
+    private sealed class NonCachingPool : System.Buffers.ArrayPool<byte>
+    {
+        public static readonly NonCachingPool Instance = new();
+
+        public override byte[] Rent(int minimumLength) => new byte[minimumLength];
+
+        public override void Return(byte[] array, bool clearArray = false)
+        {
         }
     }
 

@@ -9,15 +9,21 @@ using ZstdSharp.Unsafe;
 namespace Millrace.Compression;
 
 /// <summary>
-/// The one place Millrace's formats compress and decompress. Decompression is bounded (it stops one byte past the
-/// limit, so memory grows with the bytes actually produced, never with a size the input declares) and verifying:
-/// a stream must be complete, end exactly where the input ends, and match its checksum, or the outcome says which
-/// of those failed and where. Nothing but an <see cref="DecompressionOutcome"/> comes back for bad input.
+/// The one place Millrace's formats compress and decompress. Decompression is bounded and verifying: a stream must be
+/// complete, end exactly where the input ends, and match its checksum, or the outcome says which of those failed and
+/// where; nothing but a <see cref="DecompressionOutcome"/> comes back for bad input. What it allocates, refused or not,
+/// stays within 1.25 times its limit and 1 MiB: output grows in the pool's arrays up to 512 KiB, which most streams fit;
+/// a longer one goes on being inflated but only counted, and then, its length known, inflated again into one array of
+/// exactly that length. A length the stream declares (gzip's trailer, a zstd frame's header, LZ4's block headers) is a
+/// hint used once the stream has produced that first 512 KiB, and a stream that inflates past it is refused.
 /// </summary>
 public static class BoundedCompression
 {
     // Output is requested in chunks of this size, or less near the limit.
     private const int Chunk = 16 * 1024;
+
+    // Output kept in pooled arrays before a stream's length is known: its doubling costs at most twice this.
+    private const int FirstPassBytes = 512 * 1024;
     private const int GzipHeaderLength = 10;
     private const int GzipTrailerLength = 8;
     private const int ZlibTrailerLength = 4;
@@ -33,15 +39,78 @@ public static class BoundedCompression
     {
         ArgumentNullException.ThrowIfNull(output);
         ArgumentOutOfRangeException.ThrowIfNegative(maxOutputBytes);
-        var start = output.WrittenCount;
-        var outcome = codec switch
+        if (codec is not (CompressionCodec.Gzip or CompressionCodec.Zlib or CompressionCodec.Brotli or CompressionCodec.Zstd or CompressionCodec.Lz4Block))
         {
-            CompressionCodec.Brotli => InflateBrotli(input, output, maxOutputBytes),
-            CompressionCodec.Lz4Block => Lz4BlockStream.Decompress(input, output, maxOutputBytes),
-            CompressionCodec.Gzip or CompressionCodec.Zlib or CompressionCodec.Zstd => InflateStream(input, codec, output, maxOutputBytes, zstdDictionary),
-            _ => throw new ArgumentOutOfRangeException(nameof(codec), codec, "Unknown codec."),
-        };
-        return outcome.IsDone ? VerifyTrailer(input, codec, output.WrittenSpan[start..]) : outcome;
+            throw new ArgumentOutOfRangeException(nameof(codec), codec, "Unknown codec.");
+        }
+
+        // One array holds the output: a limit past what an array holds is that much.
+        var start = output.WrittenCount;
+        maxOutputBytes = Math.Min(maxOutputBytes, Array.MaxLength - start);
+        var declared = DeclaredLength(input, codec);
+        if (declared > maxOutputBytes)
+        {
+            // A zstd header and LZ4's blocks give the length exactly: past the limit (or the stream is corrupt, which
+            // reading it would show at more cost). Gzip's "trailer" is only the input's last bytes, which may not be one.
+            if (codec == CompressionCodec.Gzip)
+            {
+                declared = -1;
+            }
+            else
+            {
+                return TooLarge(Name(codec), maxOutputBytes, 0, string.Create(CultureInfo.InvariantCulture, $" (it declares {declared} bytes)"));
+            }
+        }
+
+        // The first pass keeps what fits in its room and counts the rest.
+        var firstRoom = (int)Math.Min(maxOutputBytes, FirstPassBytes);
+        DecompressionOutcome outcome;
+        long produced;
+        using (var target = new InflationTarget(output, declared >= 0 && declared <= firstRoom ? (int)declared : firstRoom, declared > firstRoom ? (int)declared : -1))
+        {
+            outcome = Inflate(input, codec, target, maxOutputBytes, zstdDictionary);
+            if (!outcome.IsDone || !target.Overflowed)
+            {
+                return outcome.IsDone ? VerifyTrailer(input, codec, target.Kept) : outcome;
+            }
+
+            produced = target.Produced;
+        }
+
+        if (declared >= 0)
+        {
+            // Past the length it declares, a stream cannot be whole: said without inflating it again.
+            return codec == CompressionCodec.Gzip
+                ? GzipTrailerMismatch(input, produced)
+                : Fail(DecompressionStatus.Corrupt, 0, string.Create(CultureInfo.InvariantCulture, $"The {Name(codec)} data inflates to {produced} bytes, not the {declared} it declares: it is corrupt."));
+        }
+
+        // Its length known, the stream is inflated again into one array of exactly that length.
+        output.Truncate(start);
+        output.ReserveExactly((int)produced);
+        using (var target = new InflationTarget(output, (int)produced, -1))
+        {
+            outcome = Inflate(input, codec, target, maxOutputBytes, zstdDictionary);
+            return outcome.IsDone ? VerifyTrailer(input, codec, target.Kept) : outcome;
+        }
+    }
+
+    /// <summary>
+    /// Decompresses <paramref name="input"/>, which must be exactly one complete stream, into an array of exactly its
+    /// length: the array a long stream is inflated into is given as it is, not copied.
+    /// </summary>
+    /// <param name="input">The compressed bytes, nothing before or after the stream.</param>
+    /// <param name="codec">Their compression.</param>
+    /// <param name="maxOutputBytes">The most bytes the stream may inflate to: a quota against decompression bombs.</param>
+    /// <param name="output">The bytes; empty on failure.</param>
+    /// <param name="zstdDictionary">The dictionary a zstd stream was compressed with, or empty.</param>
+    /// <returns>Done, or why not and where.</returns>
+    public static DecompressionOutcome TryDecompressToArray(ReadOnlySpan<byte> input, CompressionCodec codec, long maxOutputBytes, out byte[] output, ReadOnlySpan<byte> zstdDictionary = default)
+    {
+        using var writer = new PooledBufferWriter();
+        var outcome = TryDecompress(input, codec, writer, maxOutputBytes, zstdDictionary);
+        output = outcome.IsDone ? writer.TakeOrCopy() : [];
+        return outcome;
     }
 
     /// <summary>Compresses <paramref name="input"/> into <paramref name="output"/> as one complete stream.</summary>
@@ -103,7 +172,52 @@ public static class BoundedCompression
         return (b << 16) | a;
     }
 
-    private static DecompressionOutcome InflateStream(ReadOnlySpan<byte> input, CompressionCodec codec, PooledBufferWriter output, long maxOutputBytes, ReadOnlySpan<byte> zstdDictionary)
+    private static DecompressionOutcome Inflate(ReadOnlySpan<byte> input, CompressionCodec codec, InflationTarget target, long maxOutputBytes, ReadOnlySpan<byte> zstdDictionary) => codec switch
+    {
+        CompressionCodec.Brotli => InflateBrotli(input, target, maxOutputBytes),
+        CompressionCodec.Lz4Block => Lz4BlockStream.Decompress(input, target, maxOutputBytes),
+        _ => InflateStream(input, codec, target, maxOutputBytes, zstdDictionary),
+    };
+
+    /// <summary>The length a stream says it inflates to: gzip's trailer (modulo 2^32), a zstd frame's content size, the sum of LZ4's blocks; -1 when it says none.</summary>
+    private static long DeclaredLength(ReadOnlySpan<byte> input, CompressionCodec codec) => codec switch
+    {
+        CompressionCodec.Gzip when input.Length >= GzipHeaderLength + GzipTrailerLength => BinaryPrimitives.ReadUInt32LittleEndian(input[^4..]),
+        CompressionCodec.Zstd => ZstdContentSize(input),
+        CompressionCodec.Lz4Block => Lz4BlockStream.DeclaredLength(input),
+        _ => -1,
+    };
+
+    /// <summary>A zstd frame's content size from its header (RFC 8878, 3.1.1.1), or -1 when the header gives none.</summary>
+    private static long ZstdContentSize(ReadOnlySpan<byte> input)
+    {
+        const uint Magic = 0xFD2FB528;
+        if (input.Length < 5 || BinaryPrimitives.ReadUInt32LittleEndian(input) != Magic)
+        {
+            return -1;
+        }
+
+        var descriptor = input[4];
+        var singleSegment = (descriptor & 0x20) != 0;
+        var sizeFlag = descriptor >> 6;
+        var position = 5 + (singleSegment ? 0 : 1) + (descriptor & 3) switch { 0 => 0, 1 => 1, 2 => 2, _ => 4 };
+        var length = sizeFlag switch { 0 => singleSegment ? 1 : 0, 1 => 2, 2 => 4, _ => 8 };
+        if (length == 0 || input.Length < position + length)
+        {
+            return -1;
+        }
+
+        var field = input.Slice(position, length);
+        return length switch
+        {
+            1 => field[0],
+            2 => BinaryPrimitives.ReadUInt16LittleEndian(field) + 256,
+            4 => BinaryPrimitives.ReadUInt32LittleEndian(field),
+            _ => BinaryPrimitives.ReadUInt64LittleEndian(field) is var size && size <= long.MaxValue ? (long)size : long.MaxValue,
+        };
+    }
+
+    private static DecompressionOutcome InflateStream(ReadOnlySpan<byte> input, CompressionCodec codec, InflationTarget target, long maxOutputBytes, ReadOnlySpan<byte> zstdDictionary)
     {
         var name = Name(codec);
         var minimum = codec switch
@@ -121,26 +235,23 @@ public static class BoundedCompression
         // end found by its block headers, so that what follows is said to follow it.
         var frame = codec == CompressionCodec.Zstd ? ZstdFrameLength(input) : input.Length;
         var length = frame > 0 && frame < input.Length ? (int)frame : input.Length;
-        var start = output.WrittenCount;
         var rented = ArrayPool<byte>.Shared.Rent(length);
         try
         {
             input[..length].CopyTo(rented);
             using var source = new LastByteHeldStream(rented, length, hold: codec != CompressionCodec.Zstd);
-            using var decoder = OpenDecoder(codec, source, zstdDictionary);
+            using var decoder = OpenDecoder(codec, source, zstdDictionary, maxOutputBytes);
             while (true)
             {
-                long produced = output.WrittenCount - start;
-                if (produced > maxOutputBytes)
+                if (target.Produced > maxOutputBytes)
                 {
                     return TooLarge(name, maxOutputBytes, source.Position);
                 }
 
-                var room = (int)Math.Min(Chunk, maxOutputBytes + 1 - produced);
-                var read = decoder.Read(output.GetSpan(room)[..room]);
+                var read = decoder.Read(target.Next((int)Math.Min(Chunk, maxOutputBytes + 1 - target.Produced)));
                 if (read > 0)
                 {
-                    output.Advance(read);
+                    target.Advance(read);
                 }
                 else if (!source.Released)
                 {
@@ -217,7 +328,7 @@ public static class BoundedCompression
         return -1;
     }
 
-    private static Stream OpenDecoder(CompressionCodec codec, Stream source, ReadOnlySpan<byte> zstdDictionary)
+    private static Stream OpenDecoder(CompressionCodec codec, Stream source, ReadOnlySpan<byte> zstdDictionary, long maxOutputBytes)
     {
         switch (codec)
         {
@@ -226,7 +337,10 @@ public static class BoundedCompression
             case CompressionCodec.Zlib:
                 return new ZLibStream(source, CompressionMode.Decompress);
             default:
+                // A frame's window is memory the decoder reserves before it produces a byte, outside the output: a window
+                // past the limit (rounded up to a power of two) is refused, so a small frame cannot make it reserve more.
                 var decompressor = new Decompressor();
+                decompressor.SetParameter(ZSTD_dParameter.ZSTD_d_windowLogMax, Math.Clamp(64 - (int)ulong.LeadingZeroCount((ulong)Math.Max(1, maxOutputBytes - 1)), 10, 31));
                 if (!zstdDictionary.IsEmpty)
                 {
                     decompressor.LoadDictionary(zstdDictionary);
@@ -237,23 +351,20 @@ public static class BoundedCompression
         }
     }
 
-    private static DecompressionOutcome InflateBrotli(ReadOnlySpan<byte> input, PooledBufferWriter output, long maxOutputBytes)
+    private static DecompressionOutcome InflateBrotli(ReadOnlySpan<byte> input, InflationTarget target, long maxOutputBytes)
     {
         using var decoder = default(BrotliDecoder);
         var consumed = 0;
-        long produced = 0;
         while (true)
         {
-            if (produced > maxOutputBytes)
+            if (target.Produced > maxOutputBytes)
             {
                 return TooLarge("Brotli", maxOutputBytes, consumed);
             }
 
-            var room = (int)Math.Min(Chunk, maxOutputBytes + 1 - produced);
-            var status = decoder.Decompress(input[consumed..], output.GetSpan(room)[..room], out var used, out var written);
+            var status = decoder.Decompress(input[consumed..], target.Next((int)Math.Min(Chunk, maxOutputBytes + 1 - target.Produced)), out var used, out var written);
             consumed += used;
-            produced += written;
-            output.Advance(written);
+            target.Advance(written);
             switch (status)
             {
                 case OperationStatus.Done:
@@ -285,8 +396,7 @@ public static class BoundedCompression
                     var length = BinaryPrimitives.ReadUInt32LittleEndian(trailer[4..]);
                     if (crc != Crc32.HashToUInt32(inflated) || length != (uint)inflated.Length)
                     {
-                        return Fail(DecompressionStatus.ChecksumMismatch, input.Length - GzipTrailerLength, string.Create(CultureInfo.InvariantCulture,
-                            $"The gzip data does not end with the CRC-32 and length of the {inflated.Length} byte(s) it inflates to: it is truncated, corrupt, followed by other bytes, or more than one gzip member."));
+                        return GzipTrailerMismatch(input, inflated.Length);
                     }
 
                     break;
@@ -304,6 +414,10 @@ public static class BoundedCompression
 
         return new DecompressionOutcome(DecompressionStatus.Done, input.Length, string.Empty);
     }
+
+    private static DecompressionOutcome GzipTrailerMismatch(ReadOnlySpan<byte> input, long inflated) =>
+        Fail(DecompressionStatus.ChecksumMismatch, input.Length - GzipTrailerLength, string.Create(CultureInfo.InvariantCulture,
+            $"The gzip data does not end with the CRC-32 and length of the {inflated} byte(s) it inflates to: it is truncated, corrupt, followed by other bytes, or more than one gzip member."));
 
     private static void CompressZstd(ReadOnlySpan<byte> input, IBufferWriter<byte> output, CompressionLevel level, ReadOnlySpan<byte> dictionary)
     {
@@ -326,8 +440,8 @@ public static class BoundedCompression
         output.Advance(written);
     }
 
-    private static DecompressionOutcome TooLarge(string name, long maxOutputBytes, long offset) =>
-        Fail(DecompressionStatus.TooLarge, offset, string.Create(CultureInfo.InvariantCulture, $"The {name} data inflates past the limit of {maxOutputBytes} bytes."));
+    private static DecompressionOutcome TooLarge(string name, long maxOutputBytes, long offset, string detail = "") =>
+        Fail(DecompressionStatus.TooLarge, offset, string.Create(CultureInfo.InvariantCulture, $"The {name} data inflates past the limit of {maxOutputBytes} bytes{detail}."));
 
     internal static DecompressionOutcome Fail(DecompressionStatus status, long offset, string message) => new(status, offset, message);
 
@@ -347,6 +461,80 @@ public static class BoundedCompression
         var end = text.IndexOf('.', StringComparison.Ordinal);
         text = end > 0 ? text[..end] : text;
         return text.Length > 0 ? char.ToLowerInvariant(text[0]) + text[1..] : "no detail";
+    }
+
+    /// <summary>
+    /// Where one pass of inflation puts its bytes: the output, up to the pass's room; past it, a pooled scratch array whose
+    /// bytes are only counted, so that a stream longer than the room is measured without growing the output. A room may
+    /// be extended once, to a length the stream declares, when the first room is full: so a declared length costs memory
+    /// only after the stream has produced that much.
+    /// </summary>
+    internal sealed class InflationTarget(PooledBufferWriter output, int room, int declared) : IDisposable
+    {
+        private readonly int _start = output.WrittenCount;
+        private int _room = room;
+        private bool _spilled;
+        private byte[]? _scratch;
+
+        /// <summary>Gets the bytes the pass has produced, kept or only counted.</summary>
+        public long Produced { get; private set; }
+
+        /// <summary>Gets whether bytes were only counted: the output does not hold the whole stream.</summary>
+        public bool Overflowed => _spilled && Produced > _room;
+
+        /// <summary>Gets the bytes kept in the output, when it holds the whole stream.</summary>
+        public ReadOnlySpan<byte> Kept => output.WrittenSpan[_start..];
+
+        /// <summary>Gets room for up to <paramref name="count"/> bytes, or for exactly that many when <paramref name="whole"/>, kept or only counted.</summary>
+        public Span<byte> Next(int count, bool whole = false)
+        {
+            if (!_spilled && Produced >= _room && declared > _room)
+            {
+                output.ReserveExactly(declared - _room);
+                _room = declared;
+            }
+
+            var left = _room - Produced;
+            if (!_spilled && left > 0 && (!whole || count <= left))
+            {
+                var kept = (int)Math.Min(count, left);
+                return output.GetSpan(kept)[..kept];
+            }
+
+            // Past the room the output stops, so that it stays a prefix of the stream.
+            _spilled = true;
+            if (_scratch is null || _scratch.Length < count)
+            {
+                if (_scratch is not null)
+                {
+                    ArrayPool<byte>.Shared.Return(_scratch);
+                }
+
+                _scratch = ArrayPool<byte>.Shared.Rent(count);
+            }
+
+            return _scratch.AsSpan(0, count);
+        }
+
+        /// <summary>Records that <paramref name="count"/> bytes were written into the last room given.</summary>
+        public void Advance(int count)
+        {
+            if (!_spilled)
+            {
+                output.Advance(count);
+            }
+
+            Produced += count;
+        }
+
+        public void Dispose()
+        {
+            if (_scratch is not null)
+            {
+                ArrayPool<byte>.Shared.Return(_scratch);
+                _scratch = null;
+            }
+        }
     }
 
     /// <summary>

@@ -54,10 +54,35 @@ internal static class Lz4BlockStream
         output.Advance(HeaderLength);
     }
 
-    /// <summary>Decompresses every block straight into <paramref name="output"/>, checking each header, length and checksum against the bytes that exist.</summary>
-    public static DecompressionOutcome Decompress(ReadOnlySpan<byte> input, PooledBufferWriter output, long maxOutputBytes)
+    /// <summary>The sum of the blocks' original lengths, read from their headers alone; -1 when a header is missing or impossible.</summary>
+    public static long DeclaredLength(ReadOnlySpan<byte> input)
     {
-        long produced = 0;
+        long total = 0;
+        for (var position = 0; input.Length - position >= HeaderLength; )
+        {
+            var header = input.Slice(position, HeaderLength);
+            var compressed = BinaryPrimitives.ReadInt32LittleEndian(header[9..]);
+            var original = BinaryPrimitives.ReadInt32LittleEndian(header[13..]);
+            if (!header[..Magic.Length].SequenceEqual(Magic) || compressed < 0 || original < 0 || compressed > input.Length - position - HeaderLength)
+            {
+                return -1;
+            }
+
+            if (original == 0)
+            {
+                return total;
+            }
+
+            total += original;
+            position += HeaderLength + compressed;
+        }
+
+        return -1;
+    }
+
+    /// <summary>Decompresses every block straight into <paramref name="target"/>, checking each header, length and checksum against the bytes that exist.</summary>
+    public static DecompressionOutcome Decompress(ReadOnlySpan<byte> input, BoundedCompression.InflationTarget target, long maxOutputBytes)
+    {
         var position = 0;
         while (true)
         {
@@ -104,13 +129,13 @@ internal static class Lz4BlockStream
                     : Fail(DecompressionStatus.TrailingBytes, end, string.Create(CultureInfo.InvariantCulture, $"{input.Length - end} byte(s) follow the LZ4 end block."));
             }
 
-            if (produced + original > maxOutputBytes)
+            if (target.Produced + original > maxOutputBytes)
             {
                 return Fail(DecompressionStatus.TooLarge, position + 13, string.Create(CultureInfo.InvariantCulture, $"The LZ4 data inflates past the limit of {maxOutputBytes} bytes."));
             }
 
             var source = input.Slice(position + HeaderLength, compressed);
-            var block = output.GetSpan(original)[..original];
+            var block = target.Next(original, whole: true);
             if (method == RawMethod)
             {
                 source.CopyTo(block);
@@ -125,8 +150,7 @@ internal static class Lz4BlockStream
                 return Fail(DecompressionStatus.ChecksumMismatch, position + 17, "The LZ4 block's checksum does not match its contents.");
             }
 
-            output.Advance(original);
-            produced += original;
+            target.Advance(original);
             position += HeaderLength + compressed;
         }
     }

@@ -177,6 +177,98 @@ public class BoundedCompressionTests
         Assert.True(output.Capacity <= 2 * 131_072, $"the buffer grew to {output.Capacity} bytes for a 100,000-byte limit");
     }
 
+    // A refusal and an acceptance each cost at most 1.25 times the limit and 1 MiB: output grew by doubling and
+    // copying past the limit, four times it for a 64 MiB limit. Each codec, inflating to twice the limit (refused) and
+    // to exactly the limit (two passes: counted, then inflated into one array of that length). The output's pool keeps
+    // nothing, so every array it hands out is an allocation, as in a process that has not decompressed yet.
+    [Theory]
+    [MemberData(nameof(Codecs))]
+    public void TryDecompress_AllocatesAtMostTheLimitAndAQuarter(CompressionCodec codec)
+    {
+        const int Limit = 16 << 20;
+        foreach (var (length, done) in new[] { (2 * Limit, false), (Limit, true), (Limit - 100_000, true), (FirstPass + 1, true), (FirstPass / 2, true) })
+        {
+            var compressed = Compress(codec, new byte[length]);
+            using var output = new PooledBufferWriter(pool: new NonCachingPool());
+            var before = GC.GetAllocatedBytesForCurrentThread();
+
+            var outcome = BoundedCompression.TryDecompress(compressed, codec, output, maxOutputBytes: Limit);
+
+            var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            Assert.True(outcome.IsDone == done, outcome.Message);
+            Assert.True(allocated <= Bound(Limit), $"{codec}, {length} bytes: {allocated:N0} bytes allocated, more than {Bound(Limit):N0}");
+            if (done)
+            {
+                Assert.Equal(length, output.WrittenCount);
+                Assert.True(output.WrittenSpan.IndexOfAnyExcept((byte)0) < 0);
+            }
+        }
+    }
+
+    // A declared length is a hint used once the stream has produced its first 512 KiB: a gzip trailer or zstd header
+    // claiming the limit costs nothing for a stream that stops short, and a stream running past it is refused.
+    [Theory]
+    [InlineData(CompressionCodec.Gzip)]
+    [InlineData(CompressionCodec.Zstd)]
+    public void TryDecompress_ADeclaredLength_IsAHintTheStreamMustKeep(CompressionCodec codec)
+    {
+        const int Limit = 16 << 20;
+        var honest = Compress(codec, new byte[3 << 20]);
+        var lying = (byte[])honest.Clone();
+        if (codec == CompressionCodec.Gzip)
+        {
+            // The trailer says 2 MiB (with the CRC of 3 MiB of zeros it keeps, the length alone is wrong).
+            BinaryPrimitives.WriteUInt32LittleEndian(lying.AsSpan(lying.Length - 4), 2u << 20);
+        }
+        else
+        {
+            Assert.Equal(3 << 20, ZstdDeclared(honest));
+        }
+
+        using (var output = new PooledBufferWriter())
+        {
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            Assert.True(BoundedCompression.TryDecompress(honest, codec, output, Limit).IsDone);
+            Assert.True(GC.GetAllocatedBytesForCurrentThread() - before <= (3 << 20) + (1 << 20), "a declared length was not used");
+        }
+
+        if (codec == CompressionCodec.Gzip)
+        {
+            using var output = new PooledBufferWriter();
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            var outcome = BoundedCompression.TryDecompress(lying, codec, output, Limit);
+
+            // The platform's reader checks the trailer's length too; either way the stream is refused, costing the hint.
+            Assert.Contains(outcome.Status, new[] { DecompressionStatus.ChecksumMismatch, DecompressionStatus.Corrupt });
+            Assert.True(GC.GetAllocatedBytesForCurrentThread() - before <= (2 << 20) + (1 << 20));
+        }
+
+        // A zstd header declaring a length past the limit is refused before anything is inflated; gzip's last four bytes
+        // may not be its trailer (bytes may follow), so its stream is inflated up to the limit.
+        using (var output = new PooledBufferWriter())
+        {
+            var outcome = BoundedCompression.TryDecompress(honest, codec, output, maxOutputBytes: 1 << 20);
+            Assert.Equal(DecompressionStatus.TooLarge, outcome.Status);
+            Assert.Equal(codec == CompressionCodec.Zstd, outcome.Message.Contains("it declares 3145728 bytes", StringComparison.Ordinal));
+            Assert.True(output.WrittenCount <= (codec == CompressionCodec.Zstd ? 0 : FirstPass));
+        }
+
+        static long ZstdDeclared(byte[] frame) => frame[4] >> 6 == 2 ? BinaryPrimitives.ReadUInt32LittleEndian(frame.AsSpan(5 + ((frame[4] & 0x20) != 0 ? 0 : 1))) : -1;
+    }
+
+    [Fact]
+    public void TryDecompress_IntoAWriterHoldingBytes_KeepsThem()
+    {
+        var compressed = Compress(CompressionCodec.Zlib, new byte[FirstPass * 3]);
+        using var output = new PooledBufferWriter();
+        output.GetSpan(3)[..3].Fill(7);
+        output.Advance(3);
+
+        Assert.True(BoundedCompression.TryDecompress(compressed, CompressionCodec.Zlib, output, maxOutputBytes: 4 << 20).IsDone);
+        Assert.Equal(3 + (FirstPass * 3), output.WrittenCount);
+        Assert.Equal([7, 7, 7, 0], output.WrittenSpan[..4].ToArray());
+    }
+
     [Fact]
     public void Lz4Block_ManyBlocks_RoundTripsAndEveryBlockIsChecked()
     {
@@ -303,6 +395,20 @@ public class BoundedCompressionTests
         Assert.Equal(BinaryPrimitives.ReadUInt32BigEndian(bytes.AsSpan(bytes.Length - 4)), BoundedCompression.Adler32(Sample));
         Assert.Equal(1u, BoundedCompression.Adler32([]));
     }
+
+    private const int FirstPass = 512 * 1024;
+
+    /// <summary>A pool that keeps nothing: every rent is a new array.</summary>
+    private sealed class NonCachingPool : System.Buffers.ArrayPool<byte>
+    {
+        public override byte[] Rent(int minimumLength) => new byte[minimumLength];
+
+        public override void Return(byte[] array, bool clearArray = false)
+        {
+        }
+    }
+
+    private static long Bound(long limit) => (limit * 5 / 4) + (1 << 20);
 
     private static byte[] Compress(CompressionCodec codec, byte[] data)
     {
