@@ -1,5 +1,7 @@
 using System.Globalization;
+using System.Runtime.InteropServices;
 using System.Text.Json;
+using System.Text.Unicode;
 using Millrace.Compact.Schema;
 using Millrace.Compact.Serialization;
 using Millrace.Compact.Wire;
@@ -239,6 +241,11 @@ public static class CompactJson
         catch (Exception exception) when (exception is InvalidOperationException or FormatException or OverflowException)
         {
             // Said in the schema's and the JSON's words, not in the platform's (which name its own methods and types).
+            if (!Utf8.IsValid(JsonMarshal.GetRawUtf8Value(value)))
+            {
+                throw new CompactFormatException(CompactErrorCodes.BadEncoding, $"The JSON value for {type} is not UTF-8: JSON text must be.", 0);
+            }
+
             var text = value.GetRawText();
             text = text.Length > 40 ? text[..40] + "…" : text;
             var why = exception switch
@@ -273,7 +280,9 @@ public static class CompactJson
         }
         catch (InvalidOperationException)
         {
-            throw new CompactFormatException(CompactErrorCodes.Schema, $"A JSON member's name {UnpairedSurrogate}.", 0);
+            throw Utf8.IsValid(JsonMarshal.GetRawUtf8PropertyName(property))
+                ? new CompactFormatException(CompactErrorCodes.Schema, $"A JSON member's name {UnpairedSurrogate}.", 0)
+                : new CompactFormatException(CompactErrorCodes.BadEncoding, "A JSON member's name is not UTF-8: JSON text must be.", 0);
         }
     }
 

@@ -38,6 +38,12 @@ internal static class JsonBinder<T>
         {
             return Failure(exception, baseOffset, itemIndex, rootPath);
         }
+        catch (Exception exception) when (exception is InvalidOperationException or ArgumentException)
+        {
+            // What the serializer lets through its tokenizer and then throws the platform's exception for, not its own:
+            // a string escaping an unpaired surrogate (\ud800) read into a .NET string, a repeated name in a JsonObject.
+            return Failure(exception, baseOffset, itemIndex, rootPath);
+        }
 
         return Complete(value, itemIndex, baseOffset, rootPath);
     }

@@ -6,6 +6,12 @@ public static class JsonErrorCodes
     /// <summary>The input is not well-formed JSON at the reported offset.</summary>
     public const string Syntax = "json.syntax";
 
+    /// <summary>
+    /// The text is not UTF-8 (RFC 8259): a string or name holds bytes UTF-8 does not allow. The offset is that of the first
+    /// such byte; an item with one is refused on its own, and reading goes on as after a value that does not bind.
+    /// </summary>
+    public const string Encoding = "json.encoding";
+
     /// <summary>The input ends inside an item, or before the array or line is complete.</summary>
     public const string Truncated = "json.truncated";
 

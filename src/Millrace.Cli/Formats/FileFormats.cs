@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using Millrace.Cli.Nbt;
 using Millrace.Compact;
+using Millrace.Json;
 using Millrace.Compact.Schema;
 using Millrace.Nbt;
 using Millrace.Nbt.Snbt;
@@ -115,14 +116,23 @@ internal static class FileFormats
         }
     }
 
+    // Well-formed and UTF-8, as every JSON reader of the library checks; of two faults, the first in the text is said.
     private static byte[] CheckJson(byte[] input)
     {
+        var notUtf8 = JsonText.CheckUtf8(input);
         var reader = new Utf8JsonReader(input);
-        while (reader.Read())
+        try
         {
+            while (reader.Read())
+            {
+            }
+        }
+        catch (JsonException) when (notUtf8 is not null && notUtf8.ByteOffset < reader.BytesConsumed)
+        {
+            throw new MillraceException(notUtf8);
         }
 
-        return input;
+        return notUtf8 is null ? input : throw new MillraceException(notUtf8);
     }
 
     private static CompactSchemaSet RequireSchema(ConversionSettings? settings) =>

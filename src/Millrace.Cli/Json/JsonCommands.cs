@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Buffers;
 using System.Text.Json;
+using Millrace.Json;
 using Millrace.Json.Base64;
 using Millrace.Json.Streaming;
 
@@ -219,9 +220,9 @@ internal static class JsonCommands
     private static Error? FindSyntaxError(ReadOnlySpan<byte> json)
     {
         // The tokenizer checks structure, not that every string is UTF-8: what is printed must be both.
-        if (Utf8Text.IndexOfInvalid(json) is >= 0 and var invalid)
+        if (JsonText.CheckUtf8(json) is { } notUtf8)
         {
-            return new Error("json.syntax", "The decoded text is not UTF-8 here.") { ByteOffset = invalid, OffsetScope = DecodedText };
+            return notUtf8 with { OffsetScope = DecodedText };
         }
 
         if (json.Trim(" \t\r\n"u8).IsEmpty)

@@ -19,6 +19,9 @@ public sealed class Base64DecodingStream : Stream
     private Base64TextDecoder _decoder;
     private byte[] _encoded;
     private byte[] _decoded;
+    private bool _checkUtf8;
+    private int _utf8Pending;
+    private readonly byte[] _utf8PendingBytes = new byte[4];
     private int _decodedStart;
     private int _decodedEnd;
     private bool _finished;
@@ -134,6 +137,77 @@ public sealed class Base64DecodingStream : Stream
     /// <summary>Starts recording <see cref="LineStarts"/>; call before the first read.</summary>
     internal void TrackLines() => _lineStarts = [];
 
+    /// <summary>
+    /// Makes the stream check that the decoded bytes are UTF-8, as they are decoded: the first that are not are noted
+    /// (<see cref="NotUtf8"/>), and the read that reaches the end of the text refuses them, once the base64 has been found
+    /// whole (a base64 error outranks them, as it does when a span is decoded at once); call before the first read.
+    /// </summary>
+    internal void RefuseTextThatIsNotUtf8() => _checkUtf8 = true;
+
+    /// <summary>Gets the <see cref="JsonErrorCodes.Encoding"/> error of the first decoded bytes that are not UTF-8, once some were.</summary>
+    internal Error? NotUtf8 { get; private set; }
+
+    /// <summary>
+    /// Decodes the rest of the text and drops it, for a reader that failed before the end: a base64 error further on, or
+    /// decoded bytes that are not UTF-8, outrank its failure, and either is then thrown as a <see cref="MillraceException"/>.
+    /// </summary>
+    internal async ValueTask DrainAsync(CancellationToken cancellationToken)
+    {
+        var sink = ArrayPool<byte>.Shared.Rent(4096);
+        try
+        {
+            while (await ReadAsync(sink, cancellationToken).ConfigureAwait(false) > 0)
+            {
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(sink, clearArray: true);
+        }
+    }
+
+    // The block just decoded, with the start of a sequence the last block cut off in front of it.
+    private void CheckUtf8()
+    {
+        var block = _decoded.AsSpan(0, _decodedEnd);
+        if (_utf8Pending > 0)
+        {
+            // The cut sequence first, with at most four bytes of the block: it ends within them, or with the block.
+            Span<byte> head = stackalloc byte[8];
+            var pending = _utf8Pending;
+            var take = Math.Min(block.Length, 4);
+            _utf8PendingBytes.AsSpan(0, pending).CopyTo(head);
+            block[..take].CopyTo(head[pending..]);
+            head = head[..(pending + take)];
+            if (Utf8Text.IndexOfInvalid(head, _finished && take == block.Length, out var stillPending) is >= 0 and var badHead)
+            {
+                Refuse(_decodedTotal - pending + badHead);
+                return;
+            }
+
+            _utf8Pending = 0;
+            if (take == block.Length)
+            {
+                head[(head.Length - stillPending)..].CopyTo(_utf8PendingBytes);
+                _utf8Pending = stillPending;
+                return;
+            }
+
+            block = block[(head.Length - stillPending - pending)..];
+        }
+
+        if (Utf8Text.IndexOfInvalid(block, _finished, out var cut) is >= 0 and var bad)
+        {
+            Refuse(_decodedTotal + (_decodedEnd - block.Length) + bad);
+            return;
+        }
+
+        block[(block.Length - cut)..].CopyTo(_utf8PendingBytes);
+        _utf8Pending = cut;
+
+        void Refuse(long offset) => NotUtf8 ??= JsonText.NotUtf8Error(offset, itemIndex: null, "$");
+    }
+
     private bool TryCopyDecoded(Span<byte> destination, out int copied)
     {
         ObjectDisposedException.ThrowIf(_encoded.Length == 0, this);
@@ -177,6 +251,19 @@ public sealed class Base64DecodingStream : Stream
             _decodedEnd = 0;
             _error = error;
             throw new MillraceException(error!);
+        }
+
+        if (_checkUtf8 && NotUtf8 is null)
+        {
+            CheckUtf8();
+        }
+
+        if (_finished && NotUtf8 is not null)
+        {
+            // The base64 is whole: the text that is not UTF-8 is the fault.
+            _decodedEnd = 0;
+            _error = NotUtf8;
+            throw new MillraceException(NotUtf8);
         }
 
         if (_lineStarts is not null)

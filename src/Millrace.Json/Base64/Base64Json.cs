@@ -62,6 +62,7 @@ public static class Base64Json
         ArgumentNullException.ThrowIfNull(typeInfo);
         var decoded = new Base64DecodingStream(utf8Base64, alphabet, leaveOpen: true);
         decoded.TrackLines();
+        decoded.RefuseTextThatIsNotUtf8();
         await using (decoded.ConfigureAwait(false))
         {
             T? value;
@@ -73,22 +74,36 @@ public static class Base64Json
             {
                 return Result<T>.Failure(exception.Error);
             }
-            catch (JsonException exception)
+            catch (Exception exception) when (exception is JsonException or NotSupportedException or InvalidOperationException or ArgumentException)
             {
-                // The bytes are gone: the offset is where the serializer stopped, just after the offending token
-                // (Deserialize, which still has them, points at the token's start).
-                var lineStart = exception.LineNumber is > 0 and var line && line <= decoded.LineStarts.Count ? decoded.LineStarts[(int)line - 1] : 0;
-                return JsonBinder<T>.Failure(exception, lineStart + exception.BytePositionInLine, itemIndex: null, "$");
-            }
-            catch (NotSupportedException exception)
-            {
-                // As Deserialize reports it: a type the serializer cannot create is a binding failure, not a crash.
-                return JsonBinder<T>.Failure(exception, 0, itemIndex: null, "$");
+                // The serializer failed before the end: a base64 error further on, or bytes that are not UTF-8, outrank
+                // its failure, as they do when a span is decoded whole before it is bound.
+                try
+                {
+                    await decoded.DrainAsync(cancellationToken).ConfigureAwait(false);
+                }
+                catch (MillraceException outranking)
+                {
+                    return Result<T>.Failure(outranking.Error);
+                }
+
+                return exception switch
+                {
+                    // The bytes are gone: the offset is where the serializer stopped, just after the offending token
+                    // (Deserialize, which still has them, points at the token's start).
+                    JsonException json => JsonBinder<T>.Failure(json, LineOffset(decoded, json) + json.BytePositionInLine, itemIndex: null, "$"),
+
+                    // As Deserialize reports it: a type the serializer cannot create is a binding failure, not a crash.
+                    _ => JsonBinder<T>.Failure(exception, 0, itemIndex: null, "$"),
+                };
             }
 
             return JsonBinder<T>.Complete(value, itemIndex: null, 0, "$");
         }
     }
+
+    private static long LineOffset(Base64DecodingStream decoded, JsonException exception) =>
+        exception.LineNumber is > 0 and var line && line <= decoded.LineStarts.Count ? decoded.LineStarts[(int)line - 1] : 0;
 
     private static Result<T> Deserialize<T, TChar, TDecoder>(ReadOnlySpan<TChar> base64, JsonTypeInfo<T> typeInfo, Base64Alphabet alphabet)
         where TChar : unmanaged, IBinaryInteger<TChar>
@@ -109,7 +124,9 @@ public static class Base64Json
             }
 
             used = written + tail;
-            return JsonBinder<T>.Bind(buffer.AsSpan(0, used), typeInfo, itemIndex: null, 0, "$");
+            return JsonText.IndexOfInvalidUtf8(buffer.AsSpan(0, used)) is >= 0 and var invalid
+                ? Result<T>.Failure(JsonText.NotUtf8Error(invalid, itemIndex: null, "$"))
+                : JsonBinder<T>.Bind(buffer.AsSpan(0, used), typeInfo, itemIndex: null, 0, "$");
         }
         finally
         {

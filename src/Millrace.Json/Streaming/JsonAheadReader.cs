@@ -353,7 +353,7 @@ internal sealed class JsonAheadReader<T>
         public void Halt() => _halted = true;
 
         // Object items bound in one pass from the guess, each checked against the size limit as the scanner does (from
-        // the comma before it), until halted; the worker stops at anything else (an item that does not bind in one pass,
+        // the comma before it) and to be UTF-8, until halted; the worker stops at anything else (an item that does not bind in one pass or is not UTF-8,
         // the array's end, an item starting past the stop: the reach, or where it might be cut off by the buffer's end),
         // which the reader then reads itself, so what it reports is exactly what one worker reports.
         public void Bind(JsonAheadReader<T> pipeline)
@@ -366,7 +366,8 @@ internal sealed class JsonAheadReader<T>
                 while (position < _stop && !_halted && bytes[position] == (byte)'{'
                     && JsonBinder<T>.TryBindInOnePass(bytes[position..], pipeline._converter, pipeline._serializerOptions, pipeline._scanner.ItemReaderOptions, out var value, out var length)
                     && value is not null
-                    && position + length - comma <= pipeline._maxItemSize)
+                    && position + length - comma <= pipeline._maxItemSize
+                    && JsonText.IndexOfInvalidUtf8(bytes.Slice(position, length)) < 0)
                 {
                     Add(Result<T>.Success(value), length, position + length);
                     comma = JsonArrayScanner.SkipJsonWhitespace(bytes, End);

@@ -21,6 +21,7 @@ internal sealed partial class JsonArrayScanner
             return false;
         }
 
+        var nameStart = (int)reader.TokenStartIndex;
         var matches = NameEquals(ref reader, _path[_pathLevel]);
         if (!reader.Read())
         {
@@ -51,6 +52,14 @@ internal sealed partial class JsonArrayScanner
             // Any skipped property counts, a long string as much as a large object: read in small pieces, it would
             // have been refused before it was complete.
             stop = TooLarge();
+            return false;
+        }
+
+        // A property on the way is text as much as an item is: its name, and its value when skipped, must be UTF-8.
+        var end = matches ? (int)reader.TokenStartIndex : (int)reader.BytesConsumed;
+        if (JsonText.IndexOfInvalidUtf8(Buffer.AsSpan(spanBase + nameStart, end - nameStart)) is >= 0 and var invalid)
+        {
+            stop = FailEncoding(spanBase + nameStart + invalid, index: null, path: PathUpTo(_pathLevel - (matches ? 1 : 0)));
             return false;
         }
 

@@ -72,11 +72,11 @@ internal sealed partial class JsonArrayScanner : JsonItemScanner
     /// this kind stands for this one too: the array is continued without scanning the item a second time.
     /// </summary>
     /// <param name="length">The item's length in bytes.</param>
-    /// <returns><see langword="false"/> when the item is over the size limit; call <see cref="RejectCandidate"/> then.</returns>
+    /// <returns><see langword="false"/> when the item is over the size limit or not UTF-8; call <see cref="RejectCandidate"/> then.</returns>
     public override bool TryAcceptCandidate(int length)
     {
         var itemStart = ItemStart;
-        if (IsOverSizeLimit(itemStart + length))
+        if (IsOverSizeLimit(itemStart + length) || JsonText.IndexOfInvalidUtf8(Buffer.AsSpan(itemStart, length)) >= 0)
         {
             return false;
         }

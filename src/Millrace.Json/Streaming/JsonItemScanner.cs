@@ -214,7 +214,7 @@ internal abstract class JsonItemScanner : IAsyncDisposable
     /// overrides this does.
     /// </summary>
     /// <param name="length">The item's length in bytes.</param>
-    /// <returns><see langword="false"/> when the item is over the size limit; call <see cref="RejectCandidate"/> then.</returns>
+    /// <returns><see langword="false"/> when the item is over the size limit or not UTF-8; call <see cref="RejectCandidate"/> then.</returns>
     public virtual bool TryAcceptCandidate(int length) => throw new InvalidOperationException("This scanner offers no candidates.");
 
     /// <summary>Makes the next step scan the candidate item instead, which finds and reports whatever went wrong.</summary>
@@ -267,16 +267,41 @@ internal abstract class JsonItemScanner : IAsyncDisposable
     /// <returns>What was found.</returns>
     protected abstract ScanStep Scan();
 
-    /// <summary>Hands over the item at <paramref name="start"/> with the next index.</summary>
+    /// <summary>
+    /// Gets whether an item that is not UTF-8 ends reading: in NDJSON, as a malformed line does (unless such lines are
+    /// skipped); never in an array, whose structure it leaves whole.
+    /// </summary>
+    protected virtual bool MalformedItemEndsReading => false;
+
+    /// <summary>
+    /// Hands over the item at <paramref name="start"/> with the next index, or, when its strings are not UTF-8, the
+    /// <see cref="JsonErrorCodes.Encoding"/> failure that stands in its place.
+    /// </summary>
     /// <param name="start">Where in the buffer the item starts.</param>
     /// <param name="length">Its length in bytes.</param>
-    /// <returns><see cref="ScanStep.Item"/>.</returns>
+    /// <returns><see cref="ScanStep.Item"/>, or <see cref="ScanStep.Failure"/>.</returns>
     protected ScanStep Emit(int start, int length)
     {
+        if (JsonText.IndexOfInvalidUtf8(_buffer.AsSpan(start, length)) is >= 0 and var invalid)
+        {
+            return FailEncoding(start + invalid, TakeIndex());
+        }
+
         ItemStart = start;
         ItemLength = length;
         ItemIndex = _nextIndex++;
         return ScanStep.Item;
+    }
+
+    /// <summary>Reports bytes that are not UTF-8 at a buffer position, in the item <paramref name="index"/> when there is one.</summary>
+    /// <param name="bufferPosition">Where in the buffer the first such byte is.</param>
+    /// <param name="index">The item, if any.</param>
+    /// <param name="path">The path, when it is not the item's.</param>
+    /// <returns><see cref="ScanStep.Failure"/>.</returns>
+    protected ScanStep FailEncoding(long bufferPosition, long? index, string? path = null)
+    {
+        ItemIndex = index ?? ItemIndex;
+        return Fail(JsonErrorCodes.Encoding, JsonText.NotUtf8, bufferPosition, fatal: index is null || MalformedItemEndsReading, index, path);
     }
 
     /// <summary>Takes the next index for an error that stands in an item's place.</summary>

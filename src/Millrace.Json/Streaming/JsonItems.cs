@@ -265,8 +265,9 @@ public static class JsonItems
     private static bool TryReadWholeDocument<T>(JsonArrayScanner scanner, JsonTypeInfo<T> typeInfo, [NotNullWhen(true)] out List<T>? items)
     {
         items = null;
-        if (!scanner.TryGetWholeDocument(out var document))
+        if (!scanner.TryGetWholeDocument(out var document) || JsonText.IndexOfInvalidUtf8(document) >= 0)
         {
+            // Text that is not UTF-8 is read item by item, which names the item it is in.
             return false;
         }
 

@@ -100,6 +100,9 @@ internal sealed class JsonLinesScanner : JsonItemScanner
         }
     }
 
+    /// <inheritdoc/>
+    protected override bool MalformedItemEndsReading => !Options.SkipInvalidLines;
+
     private ScanStep FailLine(ReadOnlySpan<byte> content, int contentStart, ref Utf8JsonReader reader, JsonException exception)
     {
         var index = TakeIndex();
