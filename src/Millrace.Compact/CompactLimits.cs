@@ -21,8 +21,8 @@ public sealed record CompactLimits
     /// <summary>The default number of fields and elements one inspection reads.</summary>
     public const int DefaultMaxFieldCount = 1_000_000;
 
-    /// <summary>The default longest description one inspection writes, in characters: 4 Mi (8 MiB of text, about 100,000 lines).</summary>
-    public const int DefaultMaxDescriptionLength = 4 * 1024 * 1024;
+    /// <summary>The default longest description one inspection writes, in characters: 2 Mi (4 MiB of text, some 80,000 lines).</summary>
+    public const int DefaultMaxDescriptionLength = 2 * 1024 * 1024;
 
     /// <summary>
     /// The body limit of <see cref="Untrusted"/>: 1 MiB. A compact payload is one record or a page of them, sent as a

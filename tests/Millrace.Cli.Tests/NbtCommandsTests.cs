@@ -97,6 +97,18 @@ public sealed class NbtCommandsTests : IDisposable
         Assert.Contains("1.21.5 and later", help.Output, StringComparison.Ordinal);
     }
 
+    // The README: SNBT becomes a Java file, gzip-compressed as Minecraft stores its NBT files.
+    [Fact]
+    public async Task Convert_FromSnbt_WritesGzippedJava()
+    {
+        var input = Temp("in.snbt");
+        await File.WriteAllTextAsync(input, "{a:1b}");
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("nbt", "convert", input, Temp("out.nbt"))).ExitCode);
+        var bytes = await File.ReadAllBytesAsync(Temp("out.nbt"));
+        Assert.Equal([0x1F, 0x8B], bytes[..2]);
+        Assert.Equal(new Millrace.Nbt.NbtDocument("", new Millrace.Nbt.Tags.NbtCompound { { "a", new Millrace.Nbt.Tags.NbtByte(1) } }).ToArray(), Millrace.Nbt.NbtFile.Read(bytes).Document.ToArray());
+    }
+
     // SNBT has no NaN: a file holding one is refused for SNBT output with the value's path, and shown by --tree.
     [Fact]
     public async Task ShowAndConvert_RefuseAValueSnbtCannotSpell()

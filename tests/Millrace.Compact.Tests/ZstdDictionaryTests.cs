@@ -62,7 +62,7 @@ public class ZstdDictionaryTests
             Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, big[..cut]));
         }
 
-        // zstd frames here carry no checksum (4 bytes a record), so corrupt the structure: the magic number after the 3-byte header.
+        // Corrupt the structure, not the content (which the frame's checksum would catch too): the magic number after the 3-byte header.
         var corrupt = (byte[])big.Clone();
         corrupt[3] ^= 0xFF;
         Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, corrupt));

@@ -132,4 +132,26 @@ public class NbtCursorTests
         Assert.Equal(reason, error.Reason);
         Assert.Equal(offset, error.ByteOffset);
     }
+
+    // The README: input Minecraft reads in a form no encoder writes is read as Minecraft reads it, and written in the
+    // canonical form: an overlong Modified UTF-8 sequence (c1 81 for 'A'), a Bedrock network varint longer than it needs.
+    [Fact]
+    public void OverlongModifiedUtf8_IsReadAsJavaReadsIt_AndWrittenCanonically()
+    {
+        byte[] overlong = [0x0A, 0x00, 0x00, 0x08, 0x00, 0x01, (byte)'s', 0x00, 0x02, 0xC1, 0x81, 0x00];
+        var document = NbtDocument.Read(overlong);
+        Assert.Equal("A", ((Millrace.Nbt.Tags.NbtCompound)document.Root).Get<Millrace.Nbt.Tags.NbtString>("s").Value);
+        Assert.Equal([0x0A, 0x00, 0x00, 0x08, 0x00, 0x01, (byte)'s', 0x00, 0x01, (byte)'A', 0x00], document.ToArray());
+    }
+
+    [Fact]
+    public void OverlongBedrockNetworkVarint_IsRead_AndWrittenCanonically()
+    {
+        // A compound named "" holding the int "a" = 0, its zigzag varint written 80 00 instead of 00.
+        byte[] overlong = [0x0A, 0x00, 0x03, 0x01, (byte)'a', 0x80, 0x00, 0x00];
+        var options = new NbtReaderOptions { Format = NbtFormat.BedrockNetwork };
+        var document = NbtDocument.Read(overlong, NbtCompression.None, options);
+        Assert.Equal(0, ((Millrace.Nbt.Tags.NbtCompound)document.Root).Get<Millrace.Nbt.Tags.NbtInt>("a").Value);
+        Assert.Equal([0x0A, 0x00, 0x03, 0x01, (byte)'a', 0x00, 0x00], document.ToArray(new NbtWriterOptions { Format = NbtFormat.BedrockNetwork }));
+    }
 }
