@@ -114,7 +114,7 @@ public class JsonCommandsTests
 
     // Bytes that are not UTF-8 were printed as they were; empty text gave System.Text.Json's "isFinalBlock" message.
     [Theory]
-    [InlineData(new byte[] { 0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D }, "not UTF-8 here. (byte offset 6 of the decoded text)")]
+    [InlineData(new byte[] { 0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D }, "json.encoding: The JSON is not UTF-8 here: a string or name holds bytes UTF-8 does not allow. (byte offset 6 of the decoded text)")]
     [InlineData(new byte[] { 0x20, 0x0A }, "holds no JSON value")]
     [InlineData(new byte[0], "holds no JSON value")]
     public async Task FromBase64_TextThatIsNotUtf8OrEmpty_IsRefused(byte[] decoded, string expected)
