@@ -10,6 +10,7 @@ using Microsoft.Extensions.Logging;
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
 using Millrace.Parallel.Metrics;
+using Millrace.Parallel.Retry;
 using OpenTelemetry.Metrics;
 
 var builder = Host.CreateApplicationBuilder(args);
@@ -26,7 +27,7 @@ var host = builder.Build();
 await host.StartAsync();
 var jobs = new ClusterJobs(host.Services.GetRequiredService<IGrainFactory>());
 var products = Enumerable.Range(1, 200).Select(i => new WorkItem($"sku-{i:000}", $"https://prices.example/sku-{i:000}"));
-await jobs.SubmitAsync("prices", "price", products, new ClusterJobOptions { MaxRetryAttempts = 3, RetryDelay = TimeSpan.FromMilliseconds(10) });
+await jobs.SubmitAsync("prices", "price", products, new ClusterJobOptions { Retry = new RetryOptions { MaxRetryAttempts = 3, Delay = TimeSpan.FromMilliseconds(10) } });
 
 var failed = 0;
 var done = 0;

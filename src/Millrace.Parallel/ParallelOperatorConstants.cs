@@ -26,21 +26,3 @@ public static class ParallelOperatorConstants
     /// <value><see cref="Environment.ProcessorCount"/>, as <c>Parallel.ForEachAsync</c>; raise it for I/O-bound work.</value>
     public static int MaxDegreeOfParallelism => Environment.ProcessorCount;
 }
-
-/// <summary>The defaults of <see cref="ParallelOperatorOptions"/> under their 0.1 name.</summary>
-[Obsolete("Renamed ParallelOperatorConstants, paired with ParallelOperatorOptions as every feature's …Constants class is with its …Options.")]
-[System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-public static class ParallelDefaults
-{
-    /// <inheritdoc cref="ParallelOperatorConstants.InputBufferPerWorker"/>
-    public const int InputBufferPerWorker = ParallelOperatorConstants.InputBufferPerWorker;
-
-    /// <inheritdoc cref="ParallelOperatorConstants.OrderingWindowPerWorker"/>
-    public const int OrderingWindowPerWorker = ParallelOperatorConstants.OrderingWindowPerWorker;
-
-    /// <inheritdoc cref="ParallelOperatorConstants.ErrorMode"/>
-    public const ErrorMode ErrorMode = ParallelOperatorConstants.ErrorMode;
-
-    /// <inheritdoc cref="ParallelOperatorConstants.MaxDegreeOfParallelism"/>
-    public static int MaxDegreeOfParallelism => ParallelOperatorConstants.MaxDegreeOfParallelism;
-}

@@ -4,6 +4,7 @@ using Millrace.Parallel.Adaptive;
 using Millrace.Parallel.CircuitBreaker;
 using Millrace.Parallel.Progress;
 using Millrace.Parallel.RateLimit;
+using Millrace.Parallel.Resilience;
 using Millrace.Parallel.Retry;
 
 namespace Millrace.Parallel;
@@ -54,12 +55,6 @@ public sealed record ParallelOperatorOptions
     /// <value>Default <see langword="null"/>: no timeout. Positive.</value>
     public TimeSpan? PerAttemptTimeout { get; init; }
 
-    /// <summary>Gets the per-attempt timeout under its 0.1 name, which suggested it bounded an item's retries too.</summary>
-    /// <value>The same value as <see cref="PerAttemptTimeout"/>.</value>
-    [Obsolete("Renamed PerAttemptTimeout: the timeout applies to each attempt, retries included, not to the item as a whole.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public TimeSpan? PerItemTimeout { get => PerAttemptTimeout; init => PerAttemptTimeout = value; }
-
     /// <summary>Gets what happens when an item fails.</summary>
     /// <value>Default: <see cref="ParallelOperatorConstants.ErrorMode"/>.</value>
     public ErrorMode ErrorMode { get; init; } = ParallelOperatorConstants.ErrorMode;
@@ -82,6 +77,17 @@ public sealed record ParallelOperatorOptions
     /// <summary>Gets the token-bucket rate limit that every attempt, retries included, must pass.</summary>
     /// <value>Default <see langword="null"/>: no rate limit.</value>
     public RateLimitOptions? RateLimit { get; init; }
+
+    /// <summary>
+    /// Gets the resilience pipeline every item runs through, built with <see cref="ResiliencePipelineBuilder"/>: for gates
+    /// the strategy options below cannot express (several limiters, a concurrency limit shared with other runs, a breaker
+    /// that holds) or one pipeline shared by several runs. Set this or the strategy options (<see cref="Retry"/>,
+    /// <see cref="RateLimit"/>, <see cref="CircuitBreaker"/>, <see cref="SharedCircuitBreaker"/>,
+    /// <see cref="PerAttemptTimeout"/>), not both; those build a pipeline of their own for each run, in Polly's
+    /// recommended order: retry, rate limit, circuit breaker, timeout.
+    /// </summary>
+    /// <value>Default <see langword="null"/>: the pipeline the strategy options describe.</value>
+    public ResiliencePipeline? Pipeline { get; init; }
 
     /// <summary>Gets the adaptive concurrency controller; when set, it moves the limit between its minimum and maximum.</summary>
     /// <value>Default <see langword="null"/>: the fixed <see cref="MaxDegreeOfParallelism"/>.</value>
@@ -158,6 +164,11 @@ public sealed record ParallelOperatorOptions
             errors.Add($"Set {nameof(CircuitBreaker)} or {nameof(SharedCircuitBreaker)}, not both.");
         }
 
+        if (Pipeline is not null && (Retry is not null || RateLimit is not null || CircuitBreaker is not null || SharedCircuitBreaker is not null || PerAttemptTimeout is not null))
+        {
+            errors.Add($"Set {nameof(Pipeline)} or the strategy options ({nameof(Retry)}, {nameof(RateLimit)}, {nameof(CircuitBreaker)}, {nameof(SharedCircuitBreaker)}, {nameof(PerAttemptTimeout)}), not both.");
+        }
+
         Retry?.Validate(errors);
         CircuitBreaker?.Validate(errors);
         RateLimit?.Validate(errors);
@@ -166,13 +177,60 @@ public sealed record ParallelOperatorOptions
         ThrowIfInvalid(errors);
     }
 
+    /// <summary>
+    /// The pipeline a run's items go through: <see cref="Pipeline"/>, shared, or one of the run's own that the strategy
+    /// options describe (its breaker and token bucket live as long as the run).
+    /// </summary>
+    /// <param name="owned">Whether the run made it, and so disposes what it made.</param>
+    internal ResiliencePipeline PipelineForRun(out bool owned)
+    {
+        owned = Pipeline is null;
+        if (Pipeline is { } shared)
+        {
+            return shared;
+        }
+
+        if (Retry is null && RateLimit is null && CircuitBreaker is null && SharedCircuitBreaker is null && PerAttemptTimeout is null)
+        {
+            return ResiliencePipeline.Empty;
+        }
+
+        var builder = new ResiliencePipelineBuilder { TimeProvider = TimeProvider };
+        if (Retry is { } retry)
+        {
+            builder.AddRetry(retry);
+        }
+
+        if (RateLimit is { } rateLimit)
+        {
+            builder.AddRateLimiter(rateLimit);
+        }
+
+        if (SharedCircuitBreaker is { } sharedBreaker)
+        {
+            builder.AddCircuitBreaker(sharedBreaker);
+        }
+        else if (CircuitBreaker is { } breaker)
+        {
+            builder.AddCircuitBreaker(breaker);
+        }
+
+        if (PerAttemptTimeout is { } timeout)
+        {
+            builder.AddTimeout(timeout);
+        }
+
+        return builder.Build();
+    }
+
     /// <summary>Throws one exception listing every problem, when there are any.</summary>
     /// <param name="errors">The problems found.</param>
-    internal static void ThrowIfInvalid(List<string> errors)
+    /// <param name="heading">What was checked, the message's first line.</param>
+    internal static void ThrowIfInvalid(List<string> errors, string heading = "Invalid parallel operator options:")
     {
         if (errors.Count > 0)
         {
-            var message = new StringBuilder("Invalid parallel operator options:");
+            var message = new StringBuilder(heading);
             foreach (var error in errors)
             {
                 message.Append("\n- ").Append(error);

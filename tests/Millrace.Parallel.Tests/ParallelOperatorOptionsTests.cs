@@ -165,24 +165,4 @@ public class ParallelOperatorOptionsTests
             options).WaitAsync(TimeSpan.FromSeconds(30));
         Assert.Equal(Items, started);
     }
-
-    [Fact]
-    public void ZeroPointOneNames_StillWork_AndSetTheNewOnes()
-    {
-        Func<Exception, bool> shouldHandle = static e => e is IOException;
-#pragma warning disable CS0618 // The obsolete 0.1 names are what this test is about.
-        var retry = new RetryOptions { MaxRetries = 7, Backoff = BackoffType.Linear, BaseDelay = TimeSpan.FromSeconds(2), IsTransient = shouldHandle };
-        var options = new ParallelOperatorOptions { PerItemTimeout = TimeSpan.FromSeconds(3) };
-        Assert.Equal(RetryConstants.MaxRetryAttempts, RetryConstants.MaxRetries);
-        Assert.Equal(RetryConstants.BackoffType, RetryConstants.Backoff);
-        Assert.Equal(RetryConstants.Delay, RetryConstants.BaseDelay);
-        Assert.Equal(ParallelOperatorConstants.MaxDegreeOfParallelism, ParallelDefaults.MaxDegreeOfParallelism);
-        Assert.Equal(ParallelOperatorConstants.ErrorMode, ParallelDefaults.ErrorMode);
-#pragma warning restore CS0618
-        Assert.Equal(7, retry.MaxRetryAttempts);
-        Assert.Equal(BackoffType.Linear, retry.BackoffType);
-        Assert.Equal(TimeSpan.FromSeconds(2), retry.Delay);
-        Assert.Same(shouldHandle, retry.ShouldHandle);
-        Assert.Equal(TimeSpan.FromSeconds(3), options.PerAttemptTimeout);
-    }
 }

@@ -5,8 +5,10 @@ using Microsoft.Extensions.Hosting;
 using Millrace.Cli.Batch;
 using Millrace.Cli.Formats;
 using Millrace.Cluster.Jobs;
+using Millrace.Cluster.RateLimit;
 using Millrace.Parallel;
 using Millrace.Parallel.Progress;
+using Millrace.Parallel.Retry;
 
 namespace Millrace.Cli.Cluster;
 
@@ -51,8 +53,7 @@ internal static class ClusterBatch
         // Files convert in milliseconds: a dead silo's files wait 10 s for other silos, not the default 30.
         var options = new ClusterJobOptions
         {
-            MaxRetryAttempts = submission.Retries,
-            RetryDelay = TimeSpan.FromMilliseconds(50),
+            Retry = new RetryOptions { MaxRetryAttempts = submission.Retries, Delay = TimeSpan.FromMilliseconds(50) },
             LeaseTimeout = TimeSpan.FromSeconds(10),
             RateLimit = submission.RatePerSecond is { } permits ? new ClusterRateLimitOptions { Name = submission.JobName, PermitsPerPeriod = permits } : null,
         };

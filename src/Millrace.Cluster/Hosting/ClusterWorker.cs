@@ -1,17 +1,19 @@
-using System.Diagnostics;
+using System.Collections.Concurrent;
+using System.Threading.RateLimiting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
-using Millrace.Cluster.Grains;
 using Millrace.Cluster.Jobs;
 using Millrace.Parallel;
+using Millrace.Parallel.Resilience;
 
 namespace Millrace.Cluster.Hosting;
 
 /// <summary>
 /// A silo's worker: while it has capacity it leases items of the running jobs whose handler it has, runs each lease
-/// through Millrace.Parallel with the job's retries and timeout, renews the lease while it runs and reports the outcomes.
+/// through Millrace.Parallel with the job's pipeline (<see cref="PipelineOf"/>), renews the lease while it runs and
+/// reports the outcomes.
 /// It pulls, so a silo holds no more than it can run plus one lease waiting (a slot that frees finds its next item here
 /// rather than a network round trip away), and a new silo takes work as soon as it joins.
 /// </summary>
@@ -22,14 +24,24 @@ internal sealed partial class ClusterWorker(
     IHostApplicationLifetime lifetime,
     IOptions<ClusterWorkerOptions> options,
     SharedLimits limits,
+    [FromKeyedServices(ClusterHostingConstants.TimeProviderKey)] TimeProvider time,
     ILogger<ClusterWorker> logger) : BackgroundService
 {
     private readonly ClusterWorkerOptions _options = options.Value;
-    private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
-    // Neither semaphore is disposed: no wait handle is ever asked of them, so they hold nothing to free, and an attempt
-    // still running when a host's shutdown timed out may yet release them.
+    // Neither the semaphore nor the slots are disposed: no wait handle is ever asked of the semaphore, and disposing the
+    // slots would fail the attempts still waiting for one when a host's shutdown timed out.
     private readonly SemaphoreSlim _freed = new(0);
-    private readonly SemaphoreSlim _slots = new(options.Value.MaxDegreeOfParallelism);
+
+    // The silo's slots, shared by every lease of every job: the innermost gate of each job's pipeline, so that an item
+    // waiting for its job's breaker or permits, or in a retry's backoff, holds none and another job's items run meanwhile.
+    private readonly ConcurrencyLimiter _slots = new(new ConcurrencyLimiterOptions
+    {
+        PermitLimit = options.Value.MaxDegreeOfParallelism,
+        QueueLimit = int.MaxValue,
+        QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+    });
+
+    private readonly ConcurrentDictionary<string, ResiliencePipeline> _pipelines = new(StringComparer.Ordinal);
     private readonly HashSet<string> _dry = new(StringComparer.Ordinal);
     private volatile IReadOnlyList<JobDefinition>? _jobs;
     private long _jobsReadAt;
@@ -155,12 +167,16 @@ internal sealed partial class ClusterWorker(
     /// <summary>The running jobs, read from the directory at most once per poll interval (every silo asks the one grain).</summary>
     private async Task<IReadOnlyList<JobDefinition>> RunningJobsAsync()
     {
-        // Real time, like the poll's wait: this bounds load, it is not a timeout a test's fake clock should drive.
-        if (_jobs is null || Stopwatch.GetElapsedTime(_jobsReadAt) >= _options.PollInterval)
+        if (_jobs is null || time.GetElapsedTime(_jobsReadAt) >= _options.PollInterval)
         {
-            _jobs = await grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().ConfigureAwait(false);
-            _jobsReadAt = Stopwatch.GetTimestamp();
+            var jobs = await grains.GetGrain<IJobDirectoryGrain>(0).ListAsync().ConfigureAwait(false);
+            _jobs = jobs;
+            _jobsReadAt = time.GetTimestamp();
             _dry.Clear();
+            foreach (var jobId in _pipelines.Keys.Where(id => !jobs.Any(j => j.JobId == id)))
+            {
+                _pipelines.TryRemove(jobId, out _);
+            }
         }
 
         return _jobs;
@@ -169,7 +185,16 @@ internal sealed partial class ClusterWorker(
     private async Task WaitForRoomOrPollAsync(CancellationToken stoppingToken)
     {
         // Woken early when a lease ends and frees room; else polls, so new jobs and expired leases are found.
-        await _freed.WaitAsync(_options.PollInterval, stoppingToken).ConfigureAwait(false);
+        using var poll = new CancellationTokenSource(_options.PollInterval, time);
+        using var either = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken, poll.Token);
+        try
+        {
+            await _freed.WaitAsync(either.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!stoppingToken.IsCancellationRequested)
+        {
+            // Time to poll.
+        }
     }
 
     private async Task RunLeaseAsync(JobDefinition job, IJobPartitionGrain partition, Lease lease, IWorkItemHandler handler, CancellationToken stoppingToken)
@@ -177,12 +202,20 @@ internal sealed partial class ClusterWorker(
         using var leaseEnd = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var renewing = RenewWhileRunningAsync(job, partition, lease, leaseEnd);
         var unfinished = lease.Items.Count;
-        var attempt = AttemptOf(job, handler, leaseEnd);
         var reports = new List<ItemReport>(lease.Items.Count);
+
+        // All of the lease's items at once: the silo's slots, the pipeline's innermost gate, bound what runs.
+        var options = new ParallelOperatorOptions
+        {
+            MaxDegreeOfParallelism = Math.Max(1, lease.Items.Count),
+            OperationName = job.JobId,
+            Pipeline = PipelineOf(job, handler),
+            TimeProvider = time,
+        };
         try
         {
             await foreach (var result in lease.Items.SelectParallelResultsStreamAsync(
-                (item, ct) => attempt(item.Item, ct), job.Options.ToParallelOptions(lease.Items.Count, job.JobId, handler), leaseEnd.Token).ConfigureAwait(false))
+                (item, ct) => RunItemAsync(job, handler, item.Item, leaseEnd, ct), options, leaseEnd.Token).ConfigureAwait(false))
             {
                 var index = lease.Items[(int)result.Index].Index;
                 reports.Add(new ItemReport(index, result.IsSuccess ? null : ClusterErrors.ForItem(result.Result.Error, index, handler)));
@@ -209,72 +242,51 @@ internal sealed partial class ClusterWorker(
     }
 
     /// <summary>
-    /// One attempt at an item, inside Millrace.Parallel's retry: the job's shared circuit breaker (waits while open), its
-    /// shared rate limit (one permit), one of the silo's slots (given up, with the lease, when the silo has read meanwhile
-    /// that the job ended), its per-attempt timeout, then the handler. The gates are here rather than in Millrace.Parallel's
-    /// pipeline because the slots are shared by every lease, a cluster breaker holds items back instead of failing them,
-    /// and no gate's wait may count against the attempt's timeout (Millrace.Parallel's in-flight count and item durations
-    /// include them).
+    /// A job's pipeline on this silo, built once per job: the job's retry (its handler deciding which failures are worth
+    /// another attempt), then per attempt the job's shared circuit breaker (holding while open), its shared rate limit
+    /// (one permit), one of the silo's slots, and the attempt's timeout, which so counts none of those waits.
     /// </summary>
-    private Func<WorkItem, CancellationToken, ValueTask<bool>> AttemptOf(JobDefinition job, IWorkItemHandler handler, CancellationTokenSource leaseEnd)
+    private ResiliencePipeline PipelineOf(JobDefinition job, IWorkItemHandler handler) => _pipelines.GetOrAdd(job.JobId, _ =>
     {
         var options = job.Options;
-        var breaker = options.CircuitBreaker is { } breakerOptions ? limits.CircuitBreaker(breakerOptions) : null;
-        var rateLimiter = options.RateLimit is { } rateOptions ? limits.RateLimiter(rateOptions) : null;
-        return async (item, cancellationToken) =>
+        var builder = new ResiliencePipelineBuilder { TimeProvider = time };
+        if (options.Retry is { MaxRetryAttempts: > 0 } retry)
         {
-            // The job's own gates first: an item its open breaker holds back, or waiting for a permit, holds no slot, so
-            // another job's items run meanwhile. A retry's backoff holds none either: the slot is taken per attempt.
-            if (breaker is not null)
-            {
-                await breaker.WaitWhileOpenAsync(cancellationToken).ConfigureAwait(false);
-            }
-
-            if (rateLimiter is not null)
-            {
-                using var permit = await rateLimiter.AcquireAsync(1, cancellationToken).ConfigureAwait(false);
-            }
-
-            await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
-            try
-            {
-                // An item that waited for its slot may belong to a job cancelled or failed meanwhile: the job list, read
-                // every poll, says so well before the lease's next renewal would.
-                if (_jobs is { } jobs && !jobs.Any(j => j.JobId == job.JobId))
-                {
-                    await leaseEnd.CancelAsync().ConfigureAwait(false);
-                    leaseEnd.Token.ThrowIfCancellationRequested();
-                }
-
-                return await AttemptAsync(item, cancellationToken).ConfigureAwait(false);
-            }
-            finally
-            {
-                _slots.Release();
-            }
-        };
-
-        async ValueTask<bool> AttemptAsync(WorkItem item, CancellationToken cancellationToken)
-        {
-            using var deadline = options.PerAttemptTimeout is { } timeout ? new CancellationTokenSource(timeout, _time) : null;
-            using var linked = deadline is null ? null : CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, deadline.Token);
-            try
-            {
-                await handler.HandleAsync(item, linked?.Token ?? cancellationToken).ConfigureAwait(false);
-                breaker?.Record(failed: false);
-                return true;
-            }
-            catch (OperationCanceledException) when (deadline?.IsCancellationRequested == true && !cancellationToken.IsCancellationRequested)
-            {
-                breaker?.Record(failed: true);
-                throw new TimeoutException($"The attempt at item '{item.Key}' did not end within {options.PerAttemptTimeout}.");
-            }
-            catch (Exception) when (!cancellationToken.IsCancellationRequested)
-            {
-                breaker?.Record(failed: true);
-                throw;
-            }
+            builder.AddRetry(retry with { ShouldHandle = handler.ShouldRetry });
         }
+
+        if (options.CircuitBreaker is { } breaker)
+        {
+            builder.AddCircuitBreaker(limits.CircuitBreaker(breaker).Breaker);
+        }
+
+        if (options.RateLimit is { } rateLimit)
+        {
+            builder.AddRateLimiter(limits.RateLimiter(rateLimit));
+        }
+
+        builder.AddRateLimiter(_slots);
+        if (options.PerAttemptTimeout is { } timeout)
+        {
+            builder.AddTimeout(timeout);
+        }
+
+        return builder.Build();
+    });
+
+    /// <summary>One attempt's work, once it holds a slot: the handler, unless the job ended while the item waited.</summary>
+    private async ValueTask<bool> RunItemAsync(JobDefinition job, IWorkItemHandler handler, WorkItem item, CancellationTokenSource leaseEnd, CancellationToken cancellationToken)
+    {
+        // An item that waited for its slot may belong to a job cancelled or failed meanwhile: the job list, read every
+        // poll, says so well before the lease's next renewal would.
+        if (_jobs is { } jobs && !jobs.Any(j => j.JobId == job.JobId))
+        {
+            await leaseEnd.CancelAsync().ConfigureAwait(false);
+            leaseEnd.Token.ThrowIfCancellationRequested();
+        }
+
+        await handler.HandleAsync(item, cancellationToken).ConfigureAwait(false);
+        return true;
     }
 
     private void FreeRoom(int items)
@@ -294,7 +306,7 @@ internal sealed partial class ClusterWorker(
         {
             while (true)
             {
-                await Task.Delay(period, _time, leaseEnd.Token).ConfigureAwait(false);
+                await Task.Delay(period, time, leaseEnd.Token).ConfigureAwait(false);
                 bool renewed;
                 try
                 {
@@ -331,7 +343,7 @@ internal sealed partial class ClusterWorker(
         {
             try
             {
-                await partition.CompleteAsync(lease.Id, SiloName, reports).WaitAsync(ReportTimeout, _time).ConfigureAwait(false);
+                await partition.CompleteAsync(lease.Id, SiloName, reports).WaitAsync(ReportTimeout, time).ConfigureAwait(false);
                 return;
             }
             catch (Exception exception) when (exception is not OperationCanceledException)
@@ -342,7 +354,7 @@ internal sealed partial class ClusterWorker(
                     return;
                 }
 
-                await Task.Delay(_options.PollInterval, _time).ConfigureAwait(false);
+                await Task.Delay(_options.PollInterval, time).ConfigureAwait(false);
             }
         }
     }

@@ -34,10 +34,11 @@ public static class MillraceSiloBuilderExtensions
             options.Configure(configure);
         }
 
+        builder.Services.TryAddKeyedSingleton(ClusterHostingConstants.TimeProviderKey, TimeProvider.System);
         builder.Services.TryAddSingleton(static services => new SharedLimits(
             services.GetRequiredService<IGrainFactory>(),
             services.GetRequiredService<ILocalSiloDetails>(),
-            services.GetService<TimeProvider>() ?? TimeProvider.System));
+            services.GetRequiredKeyedService<TimeProvider>(ClusterHostingConstants.TimeProviderKey)));
         builder.Services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, ClusterWorker>());
         return builder;
     }

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
-using Millrace.Cluster.Grains;
-using Millrace.Cluster.Jobs;
+using Millrace.Cluster.CircuitBreaker;
+using Millrace.Cluster.RateLimit;
 
 namespace Millrace.Cluster.Hosting;
 

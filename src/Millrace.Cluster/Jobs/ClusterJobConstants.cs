@@ -1,3 +1,5 @@
+using Millrace.Parallel;
+
 namespace Millrace.Cluster.Jobs;
 
 /// <summary>The documented defaults and limits of <see cref="ClusterJobOptions"/>.</summary>
@@ -11,13 +13,16 @@ public static class ClusterJobConstants
     /// <value>30 seconds.</value>
     public static readonly TimeSpan LeaseTimeout = TimeSpan.FromSeconds(30);
 
-    /// <summary>The default number of retries of a failed item, on the silo that leased it.</summary>
-    /// <value>2.</value>
-    public const int MaxRetryAttempts = 2;
+    /// <summary>The shortest lease a job may have: a silo renews its leases three times per lease timeout.</summary>
+    /// <value>1 second.</value>
+    public static readonly TimeSpan MinLeaseTimeout = TimeSpan.FromSeconds(1);
 
-    /// <summary>The default delay before the first retry; later ones back off exponentially.</summary>
-    /// <value>200 milliseconds.</value>
-    public static readonly TimeSpan RetryDelay = TimeSpan.FromMilliseconds(200);
+    /// <summary>What a job does when an item fails after its retries.</summary>
+    /// <value>
+    /// <see cref="ErrorMode.CollectAndContinue"/>, not Parallel's <see cref="ErrorMode.FailFast"/>: a batch job that runs
+    /// for hours across machines wants every item tried, its failures in its report.
+    /// </value>
+    public const ErrorMode ErrorMode = Parallel.ErrorMode.CollectAndContinue;
 
     /// <summary>The most items a job may have.</summary>
     /// <value>10,000,000.</value>

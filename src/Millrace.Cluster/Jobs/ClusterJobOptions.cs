@@ -1,12 +1,17 @@
+using Millrace.Cluster.CircuitBreaker;
+using Millrace.Cluster.RateLimit;
 using Millrace.Parallel;
 using Millrace.Parallel.Retry;
 
 namespace Millrace.Cluster.Jobs;
 
 /// <summary>
-/// How a cluster job runs its items: lease size and timeout, and the per-item retries and timeout each silo applies through
-/// Millrace.Parallel. Only data: the options travel with the job and are persisted with it, so they hold no delegates.
-/// Defaults are in <see cref="ClusterJobConstants"/>; <see cref="Validate"/> reports every invalid option at once.
+/// How a cluster job runs its items: lease size and timeout, and the resilience each silo applies to an item through
+/// Millrace.Parallel's pipeline (retry, then the shared circuit breaker, the shared rate limit and the silo's slots, then
+/// the attempt's timeout). The names, defaults and ranges of the options it shares with
+/// <see cref="ParallelOperatorOptions"/> are Parallel's. Only data: the options travel with the job and are persisted
+/// with it, so they hold no delegates. Defaults are in <see cref="ClusterJobConstants"/> and the features' constants;
+/// <see cref="Validate"/> reports every invalid option at once.
 /// </summary>
 [GenerateSerializer]
 [Immutable]
@@ -26,20 +31,15 @@ public sealed record ClusterJobOptions
     [Id(1)]
     public TimeSpan LeaseTimeout { get; init; } = ClusterJobConstants.LeaseTimeout;
 
-    /// <summary>Gets how many times a failed item is retried on the silo that leased it before its failure is recorded.</summary>
-    /// <value>Default <see cref="ClusterJobConstants.MaxRetryAttempts"/>. 0 to 100.</value>
-    [Id(2)]
-    public int MaxRetryAttempts { get; init; } = ClusterJobConstants.MaxRetryAttempts;
-
-    /// <summary>Gets the delay before the first retry.</summary>
-    /// <value>Default <see cref="ClusterJobConstants.RetryDelay"/>. Zero or positive.</value>
-    [Id(3)]
-    public TimeSpan RetryDelay { get; init; } = ClusterJobConstants.RetryDelay;
-
-    /// <summary>Gets how the delay grows between retries.</summary>
-    /// <value>Default <see cref="BackoffType.ExponentialJitter"/>.</value>
-    [Id(4)]
-    public BackoffType BackoffType { get; init; } = BackoffType.ExponentialJitter;
+    /// <summary>
+    /// Gets the retries of a failed item on the silo that leased it, before its failure is recorded: Millrace.Parallel's
+    /// options, with the same names, defaults and ranges. Which failures are retried is the handler's
+    /// <see cref="IWorkItemHandler.ShouldRetry"/>, so <see cref="RetryOptions.ShouldHandle"/> and
+    /// <see cref="RetryOptions.Randomizer"/>, which could not travel to the silos, must not be set.
+    /// </summary>
+    /// <value>Default: <see cref="RetryOptions"/>' defaults (<see cref="RetryConstants"/>). <see langword="null"/>: no retries.</value>
+    [Id(9)]
+    public RetryOptions? Retry { get; init; } = new();
 
     /// <summary>Gets how long one attempt at an item may take before it is cancelled and fails with a timeout.</summary>
     /// <value>Default <see langword="null"/>: no timeout. Positive.</value>
@@ -64,9 +64,9 @@ public sealed record ClusterJobOptions
     /// outcomes). <see cref="ErrorMode.CollectAndContinue"/> and <see cref="ErrorMode.BestEffort"/> both record each
     /// failure and go on: a job throws nothing at its end, its outcomes are its report.
     /// </summary>
-    /// <value>Default <see cref="ErrorMode.CollectAndContinue"/>.</value>
+    /// <value>Default <see cref="ClusterJobConstants.ErrorMode"/>.</value>
     [Id(8)]
-    public ErrorMode ErrorMode { get; init; } = ErrorMode.CollectAndContinue;
+    public ErrorMode ErrorMode { get; init; } = ClusterJobConstants.ErrorMode;
 
     /// <summary>Checks every option and reports all the problems at once.</summary>
     /// <exception cref="ArgumentException">One or more options are invalid; the message lists each.</exception>
@@ -75,58 +75,35 @@ public sealed record ClusterJobOptions
         var problems = new List<string>();
         if (LeaseSize is < 1 or > ClusterJobConstants.PartitionSize)
         {
-            problems.Add($"LeaseSize is {LeaseSize}; it must be from 1 to {ClusterJobConstants.PartitionSize}.");
+            problems.Add(ParallelOperatorOptions.Describe(nameof(LeaseSize), $"must be from 1 to {ClusterJobConstants.PartitionSize}", LeaseSize));
         }
 
-        if (LeaseTimeout < TimeSpan.FromSeconds(1))
+        if (LeaseTimeout < ClusterJobConstants.MinLeaseTimeout)
         {
-            problems.Add($"LeaseTimeout is {LeaseTimeout}; it must be at least 1 second.");
+            problems.Add(ParallelOperatorOptions.Describe(nameof(LeaseTimeout), "must be at least 1 second", LeaseTimeout));
         }
 
-        if (MaxRetryAttempts is < 0 or > 100)
+        if (Retry is { } retry)
         {
-            problems.Add($"MaxRetryAttempts is {MaxRetryAttempts}; it must be from 0 to 100.");
-        }
-
-        if (RetryDelay < TimeSpan.Zero)
-        {
-            problems.Add($"RetryDelay is {RetryDelay}; it must not be negative.");
-        }
-
-        if (!Enum.IsDefined(BackoffType))
-        {
-            problems.Add($"BackoffType is {(int)BackoffType}, which is not a BackoffType.");
+            retry.Validate(problems);
+            if (retry.ShouldHandle is not null || retry.Randomizer is not null)
+            {
+                problems.Add("Retry.ShouldHandle and Retry.Randomizer cannot travel to the silos: a job's retry decision is its handler's IWorkItemHandler.ShouldRetry.");
+            }
         }
 
         if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
-            problems.Add($"PerAttemptTimeout is {timeout}; it must be positive.");
+            problems.Add(ParallelOperatorOptions.Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
         }
 
         if (!Enum.IsDefined(ErrorMode))
         {
-            problems.Add($"ErrorMode is {(int)ErrorMode}, which is not an ErrorMode.");
+            problems.Add(ParallelOperatorOptions.Describe(nameof(ErrorMode), "is not a defined value", ErrorMode));
         }
 
         RateLimit?.Validate(problems);
         CircuitBreaker?.Validate(problems);
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException($"Invalid cluster job options: {string.Join(" ", problems)}");
-        }
+        ParallelOperatorOptions.ThrowIfInvalid(problems, "Invalid cluster job options:");
     }
-
-    /// <summary>
-    /// The Millrace.Parallel options a silo runs one lease's items with: all at once (the silo's own limit admitted them)
-    /// and the job's retries. The per-attempt timeout, rate limit and breaker are applied inside each attempt by the worker.
-    /// </summary>
-    /// <param name="items">The lease's item count.</param>
-    /// <param name="jobId">The job's name: the operation name Millrace.Parallel tags its instruments with, on every silo.</param>
-    /// <param name="handler">The job's handler on this silo, which decides which failures are retried.</param>
-    internal ParallelOperatorOptions ToParallelOptions(int items, string jobId, IWorkItemHandler handler) => new()
-    {
-        MaxDegreeOfParallelism = Math.Max(1, items),
-        OperationName = jobId,
-        Retry = MaxRetryAttempts == 0 ? null : new RetryOptions { MaxRetryAttempts = MaxRetryAttempts, Delay = RetryDelay, BackoffType = BackoffType, ShouldHandle = handler.ShouldRetry },
-    };
 }

@@ -1,7 +1,7 @@
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.ExceptionServices;
-using Millrace.Cluster.Grains;
+using Millrace.Parallel.Resilience;
+using Millrace.Parallel.Retry;
 
 namespace Millrace.Cluster.Jobs;
 
@@ -13,9 +13,11 @@ namespace Millrace.Cluster.Jobs;
 /// out) is made again, every half second for up to two minutes, before its error is thrown.
 /// </summary>
 /// <param name="grains">The cluster's grain factory: an <c>IClusterClient</c>, or a silo's <c>IGrainFactory</c>.</param>
-public sealed class ClusterJobs(IGrainFactory grains)
+/// <param name="timeProvider">The clock of the calls' retries and time limits and of the watch's polls; <see cref="TimeProvider.System"/> when <see langword="null"/>.</param>
+public sealed class ClusterJobs(IGrainFactory grains, TimeProvider? timeProvider = null)
 {
     private readonly IGrainFactory _grains = grains ?? throw new ArgumentNullException(nameof(grains));
+    private readonly TimeProvider _time = timeProvider ?? TimeProvider.System;
 
     /// <summary>
     /// Submits a job. Submitting the same job again (same name, handler, options and items) is harmless, so a submission
@@ -52,7 +54,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
 
         var definition = new JobDefinition(jobId, handler, options, all.Count);
         var job = _grains.GetGrain<IJobGrain>(jobId);
-        if (!await RetryAsync(job.PrepareAsync, definition, cancellationToken).ConfigureAwait(false))
+        if (!await CallAsync(job.PrepareAsync, definition, cancellationToken).ConfigureAwait(false))
         {
             throw new ArgumentException($"A different job named '{jobId}' was already submitted.", nameof(jobId));
         }
@@ -62,10 +64,10 @@ public sealed class ClusterJobs(IGrainFactory grains)
             var first = p * ClusterJobConstants.PartitionSize;
             var slice = all.GetRange(first, Math.Min(ClusterJobConstants.PartitionSize, all.Count - first));
             var partition = _grains.GetGrain<IJobPartitionGrain>(definition.PartitionKey(p));
-            await RetryAsync(static state => state.partition.InitializeAsync(state.definition, state.p, state.first, state.slice), (partition, definition, p, first, slice), cancellationToken).ConfigureAwait(false);
+            await CallAsync(static state => state.partition.InitializeAsync(state.definition, state.p, state.first, state.slice), (partition, definition, p, first, slice), cancellationToken).ConfigureAwait(false);
         }
 
-        await RetryAsync(static job => job.StartAsync(), job, cancellationToken).ConfigureAwait(false);
+        await CallAsync(static job => job.StartAsync(), job, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>Gets a job's counts; its <see cref="ClusterJobStatus.State"/> is <see cref="ClusterJobState.Unknown"/> for a name never submitted.</summary>
@@ -75,7 +77,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     public Task<ClusterJobStatus> GetStatusAsync(string jobId, CancellationToken cancellationToken = default)
     {
         ValidateJobId(jobId);
-        return RetryAsync(static job => job.GetStatusAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
+        return CallAsync(static job => job.GetStatusAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
     }
 
     /// <summary>Lists the names of the jobs that are running (submitted, and not yet completed or cancelled).</summary>
@@ -83,7 +85,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     /// <returns>The job names.</returns>
     public async Task<IReadOnlyList<string>> ListRunningAsync(CancellationToken cancellationToken = default)
     {
-        var running = await RetryAsync(static directory => directory.ListAsync(), _grains.GetGrain<IJobDirectoryGrain>(0), cancellationToken).ConfigureAwait(false);
+        var running = await CallAsync(static directory => directory.ListAsync(), _grains.GetGrain<IJobDirectoryGrain>(0), cancellationToken).ConfigureAwait(false);
         return [.. running.Select(j => j.JobId)];
     }
 
@@ -94,7 +96,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
     public Task CancelAsync(string jobId, CancellationToken cancellationToken = default)
     {
         ValidateJobId(jobId);
-        return RetryAsync(static job => job.CancelAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
+        return CallAsync(static job => job.CancelAsync(), _grains.GetGrain<IJobGrain>(jobId), cancellationToken);
     }
 
     /// <summary>
@@ -112,7 +114,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
         ValidateJobId(jobId);
         var interval = pollInterval ?? TimeSpan.FromMilliseconds(250);
         var job = _grains.GetGrain<IJobGrain>(jobId);
-        var definition = await RetryAsync(static job => job.GetDefinitionAsync(), job, cancellationToken).ConfigureAwait(false)
+        var definition = await CallAsync(static job => job.GetDefinitionAsync(), job, cancellationToken).ConfigureAwait(false)
             ?? throw new ArgumentException($"No job named '{jobId}' was submitted.", nameof(jobId));
         var read = new int[definition.Partitions];
         var unreachableSince = (long?)null;
@@ -130,7 +132,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
             {
                 try
                 {
-                    ended = (await job.GetStatusAsync().WaitAsync(CallTimeout, cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled or ClusterJobState.Failed;
+                    ended = (await job.GetStatusAsync().WaitAsync(CallTimeout, _time, cancellationToken).ConfigureAwait(false)).State is ClusterJobState.Completed or ClusterJobState.Cancelled or ClusterJobState.Failed;
                 }
                 catch (Exception exception) when (IsTransient(exception) && !cancellationToken.IsCancellationRequested)
                 {
@@ -150,7 +152,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 try
                 {
                     IReadOnlyList<JobItemOutcome> batch;
-                    for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(CallTimeout, cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
+                    for (var position = read[p]; (batch = await partition.ReadOutcomesAsync(position, ClusterJobConstants.PartitionSize).WaitAsync(CallTimeout, _time, cancellationToken).ConfigureAwait(false)).Count > 0; position += batch.Count)
                     {
                         fresh.AddRange(batch);
                     }
@@ -159,8 +161,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
                 {
                     // Its silo died and the cluster has not yet noticed (a call waits out Orleans' 30 s response timeout
                     // until membership moves the grain): the other partitions' outcomes still come, and this one is asked
-                    // again next round. Measured: a watcher that started the round again after such a call stalled the
-                    // progress of a 3,000-file batch for 30 s after a silo was killed.
+                    // again next round rather than holding back the whole watch.
                     failure = exception;
                 }
             }
@@ -172,8 +173,8 @@ public sealed class ClusterJobs(IGrainFactory grains)
             else
             {
                 // Up to a limit: a cluster that stays unreachable is an error, not a wait without end.
-                unreachableSince ??= Stopwatch.GetTimestamp();
-                if (Stopwatch.GetElapsedTime(unreachableSince.Value) > UnreachableLimit)
+                unreachableSince ??= _time.GetTimestamp();
+                if (_time.GetElapsedTime(unreachableSince.Value) > UnreachableLimit)
                 {
                     ExceptionDispatchInfo.Throw(failure);
                 }
@@ -193,7 +194,7 @@ public sealed class ClusterJobs(IGrainFactory grains)
             // Every round asks the partitions, and a partition answers one call at a time: a watcher that went round
             // without pause would hold back the silos leasing and reporting there.
             quiet = fresh.Count == 0;
-            await Task.Delay(interval, cancellationToken).ConfigureAwait(false);
+            await Task.Delay(interval, _time, cancellationToken).ConfigureAwait(false);
         }
     }
 
@@ -206,30 +207,36 @@ public sealed class ClusterJobs(IGrainFactory grains)
     /// <summary>How long a failed call waits before it is made again.</summary>
     internal static readonly TimeSpan RetryInterval = TimeSpan.FromMilliseconds(500);
 
-    // A grain that lived on a silo just killed, or a new one placed there, fails its calls at once (the connection is
-    // refused) until membership declares the silo dead, which takes Orleans' probes tens of seconds on a loaded machine:
-    // the next job's submission failed so in .ci/cluster-e2e, where the call made again reaches a live silo.
-    // Every call here is safe to make twice (a prepared, initialized, started or cancelled job accepts the same again).
-    private static async Task<TResult> RetryAsync<TState, TResult>(Func<TState, Task<TResult>> call, TState state, CancellationToken cancellationToken)
+    /// <summary>
+    /// Makes a call, and makes it again through Millrace.Parallel's retry while it fails on the way to a silo
+    /// (<see cref="IsTransient"/>) and <see cref="UnreachableLimit"/> has not passed since the first attempt. A grain
+    /// that lived on a silo just killed, or a new one placed there, fails its calls at once (the connection is refused)
+    /// until membership declares the silo dead, which takes Orleans' probes tens of seconds on a loaded machine; the call
+    /// made again reaches a live silo. Every call here is safe to make twice (a prepared, initialized, started or
+    /// cancelled job accepts the same again). A call cancelled while it failed throws the cancellation (a Ctrl+C says
+    /// "interrupted"), not the failure.
+    /// </summary>
+    private async Task<TResult> CallAsync<TState, TResult>(Func<TState, Task<TResult>> call, TState state, CancellationToken cancellationToken)
     {
-        var started = Stopwatch.GetTimestamp();
-        while (true)
-        {
-            try
+        var started = _time.GetTimestamp();
+        var pipeline = new ResiliencePipelineBuilder { TimeProvider = _time }
+            .AddRetry(new RetryOptions
             {
-                return await call(state).WaitAsync(cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception exception) when (IsTransient(exception) && Stopwatch.GetElapsedTime(started) < UnreachableLimit)
-            {
-                // Cancelled while the call failed: the caller hears of its cancellation (a Ctrl+C says "interrupted"), not the failure.
-                cancellationToken.ThrowIfCancellationRequested();
-                await Task.Delay(RetryInterval, cancellationToken).ConfigureAwait(false);
-            }
-        }
+                // The time limit ends the retries; the count is only the most the retry allows.
+                MaxRetryAttempts = 1_000,
+                BackoffType = BackoffType.Constant,
+                Delay = RetryInterval,
+                ShouldHandle = exception => IsTransient(exception) && _time.GetElapsedTime(started) < UnreachableLimit,
+            })
+            .Build();
+        return await pipeline.ExecuteAsync(
+            static (s, token) => new ValueTask<TResult>(s.call(s.state).WaitAsync(token)),
+            (call, state),
+            cancellationToken).ConfigureAwait(false);
     }
 
-    private static async Task RetryAsync<TState>(Func<TState, Task> call, TState state, CancellationToken cancellationToken) =>
-        await RetryAsync(static async s => { await s.call(s.state).ConfigureAwait(false); return true; }, (call, state), cancellationToken).ConfigureAwait(false);
+    private Task<bool> CallAsync<TState>(Func<TState, Task> call, TState state, CancellationToken cancellationToken) =>
+        CallAsync(static async s => { await s.call(s.state).ConfigureAwait(false); return true; }, (call, state), cancellationToken);
 
     private static int PartitionOf(JobItemOutcome outcome) => (int)(outcome.Index / ClusterJobConstants.PartitionSize);
 

@@ -15,7 +15,7 @@ public interface IWorkItemHandler
     ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken);
 
     /// <summary>
-    /// Decides whether a failed attempt is worth another, within the job's <see cref="ClusterJobOptions.MaxRetryAttempts"/>.
+    /// Decides whether a failed attempt is worth another, within the job's <see cref="ClusterJobOptions.Retry"/>.
     /// By default every failure is retried but a <see cref="MillraceException"/>, whose located error is in the data and
     /// would only fail again, and a cancellation (as Millrace.Parallel's retry does by default); a per-attempt timeout is
     /// retried.

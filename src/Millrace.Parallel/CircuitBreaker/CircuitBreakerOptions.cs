@@ -31,6 +31,10 @@ public sealed record CircuitBreakerOptions
     /// <value>Default <see cref="CircuitBreakerConstants.HalfOpenProbes"/>. At least 1.</value>
     public int HalfOpenProbes { get; init; } = CircuitBreakerConstants.HalfOpenProbes;
 
+    /// <summary>Gets what an attempt does when the circuit does not let it through.</summary>
+    /// <value>Default <see cref="CircuitOpenBehavior.Fail"/>.</value>
+    public CircuitOpenBehavior WhenOpen { get; init; }
+
     /// <summary>Gets the test of whether a failure counts against the circuit.</summary>
     /// <value>Default <see langword="null"/>: every failure except cancellation.</value>
     public Func<Exception, bool>? ShouldHandle { get; init; }
@@ -63,6 +67,11 @@ public sealed record CircuitBreakerOptions
         if (BreakDuration <= TimeSpan.Zero)
         {
             errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.BreakDuration", "must be positive", BreakDuration));
+        }
+
+        if (!Enum.IsDefined(WhenOpen))
+        {
+            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.WhenOpen", "is not a defined value", WhenOpen));
         }
 
         if (HalfOpenProbes < 1)

@@ -18,10 +18,14 @@ internal sealed class CircuitController
     private readonly long[]? _bucketIds;
     private readonly int[]? _successes;
     private readonly int[]? _failures;
+    private TaskCompletionSource? _changed;
     private int _state;
     private int _consecutiveFailures;
     private int _probesInFlight;
     private long _openUntil;
+
+    /// <summary>Gets a value indicating whether attempts wait instead of failing when the circuit does not let them through.</summary>
+    public bool HoldsWhenOpen => _options.WhenOpen == CircuitOpenBehavior.Hold;
 
     public CircuitController(CircuitBreakerOptions options, TimeProvider time)
     {
@@ -38,7 +42,26 @@ internal sealed class CircuitController
         }
     }
 
-    public CircuitState State => (CircuitState)Volatile.Read(ref _state);
+    /// <summary>
+    /// Gets the state an attempt would find now: an open circuit whose break has ended reads as half-open, though it
+    /// moves there (and says so to its listeners) only when the next attempt asks.
+    /// </summary>
+    public CircuitState State
+    {
+        get
+        {
+            var state = (CircuitState)Volatile.Read(ref _state);
+            if (state != CircuitState.Open)
+            {
+                return state;
+            }
+
+            lock (_gate)
+            {
+                return _state == (int)CircuitState.Open && _time.GetTimestamp() >= _openUntil ? CircuitState.HalfOpen : (CircuitState)_state;
+            }
+        }
+    }
 
     /// <summary>Adds a listener for state changes: each run using the breaker adds its own for its hooks and metrics.</summary>
     /// <param name="listener">The listener; remove the same instance with <see cref="Unsubscribe"/>.</param>
@@ -66,7 +89,7 @@ internal sealed class CircuitController
 
     /// <summary>Asks to run an attempt.</summary>
     /// <param name="isProbe">Whether the attempt is a half-open probe whose outcome decides the state.</param>
-    /// <param name="retryAfter">When rejected, how long the circuit stays open.</param>
+    /// <param name="retryAfter">When rejected by an open circuit, how long it stays open; zero when half-open or isolated.</param>
     /// <returns><see langword="false"/> when the circuit rejects the attempt.</returns>
     public bool TryEnter(out bool isProbe, out TimeSpan retryAfter)
     {
@@ -77,44 +100,147 @@ internal sealed class CircuitController
             return true;
         }
 
-        CircuitStateChange? change = null;
+        CircuitStateChange? change;
         bool allowed;
         lock (_gate)
         {
-            switch ((CircuitState)_state)
-            {
-                case CircuitState.Closed:
-                    allowed = true;
-                    break;
-                case CircuitState.Open:
-                    var now = _time.GetTimestamp();
-                    allowed = now >= _openUntil;
-                    if (allowed)
-                    {
-                        change = Transition(CircuitState.HalfOpen);
-                        _probesInFlight = 1;
-                        isProbe = true;
-                    }
-                    else
-                    {
-                        retryAfter = _time.GetElapsedTime(now, _openUntil);
-                    }
-
-                    break;
-                default:
-                    allowed = _probesInFlight < _options.HalfOpenProbes;
-                    if (allowed)
-                    {
-                        _probesInFlight++;
-                        isProbe = true;
-                    }
-
-                    break;
-            }
+            allowed = TryEnterLocked(out isProbe, out retryAfter, out change);
         }
 
         Notify(change);
         return allowed;
+    }
+
+    /// <summary>
+    /// Waits until the circuit lets an attempt through: while it is open (until the break ends or it is closed), while it
+    /// is isolated, and while half-open with every probe taken (until a probe decides). The hold mode of
+    /// <see cref="CircuitOpenBehavior.Hold"/>.
+    /// </summary>
+    /// <param name="cancellationToken">Stops the wait.</param>
+    /// <returns>Whether the attempt is a half-open probe.</returns>
+    public async ValueTask<bool> EnterWhenAllowedAsync(CancellationToken cancellationToken)
+    {
+        while (true)
+        {
+            CircuitStateChange? change;
+            bool allowed;
+            bool isProbe;
+            TimeSpan retryAfter;
+            Task changed;
+            lock (_gate)
+            {
+                allowed = TryEnterLocked(out isProbe, out retryAfter, out change);
+                changed = allowed ? Task.CompletedTask : (_changed ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
+            }
+
+            Notify(change);
+            if (allowed)
+            {
+                return isProbe;
+            }
+
+            if (retryAfter <= TimeSpan.Zero)
+            {
+                await changed.WaitAsync(cancellationToken).ConfigureAwait(false);
+                continue;
+            }
+
+            // Open: the break ends on the clock, or earlier when the circuit is closed by hand.
+            using var breakEnd = new CancellationTokenSource(retryAfter, _time);
+            using var either = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, breakEnd.Token);
+            try
+            {
+                await changed.WaitAsync(either.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                // The break is over: ask again.
+            }
+        }
+    }
+
+    /// <summary>Opens the circuit until <see cref="Close"/> is called, whatever the attempts' outcomes.</summary>
+    public void Isolate()
+    {
+        CircuitStateChange? change = null;
+        lock (_gate)
+        {
+            if (_state != (int)CircuitState.Isolated)
+            {
+                change = Transition(CircuitState.Isolated);
+            }
+        }
+
+        Notify(change);
+    }
+
+    /// <summary>Closes the circuit, whatever its state, and starts counting afresh.</summary>
+    public void Close()
+    {
+        CircuitStateChange? change = null;
+        lock (_gate)
+        {
+            if (_state != (int)CircuitState.Closed)
+            {
+                change = Transition(CircuitState.Closed);
+            }
+        }
+
+        Notify(change);
+    }
+
+    /// <summary>
+    /// Gives back an attempt's entry when the attempt never ran (a gate after the breaker refused it or the run was
+    /// cancelled): a probe's slot is freed for the next attempt without deciding anything.
+    /// </summary>
+    /// <param name="isProbe">What the entry said of the attempt.</param>
+    public void Abandon(bool isProbe)
+    {
+        if (!isProbe)
+        {
+            return;
+        }
+
+        lock (_gate)
+        {
+            _probesInFlight--;
+            WakeLocked();
+        }
+    }
+
+    private bool TryEnterLocked(out bool isProbe, out TimeSpan retryAfter, out CircuitStateChange? change)
+    {
+        isProbe = false;
+        retryAfter = TimeSpan.Zero;
+        change = null;
+        switch ((CircuitState)_state)
+        {
+            case CircuitState.Closed:
+                return true;
+            case CircuitState.Open:
+                var now = _time.GetTimestamp();
+                if (now < _openUntil)
+                {
+                    retryAfter = _time.GetElapsedTime(now, _openUntil);
+                    return false;
+                }
+
+                change = Transition(CircuitState.HalfOpen);
+                _probesInFlight = 1;
+                isProbe = true;
+                return true;
+            case CircuitState.HalfOpen:
+                if (_probesInFlight >= _options.HalfOpenProbes)
+                {
+                    return false;
+                }
+
+                _probesInFlight++;
+                isProbe = true;
+                return true;
+            default:
+                return false;
+        }
     }
 
     /// <summary>Records a successful attempt.</summary>
@@ -161,6 +287,7 @@ internal sealed class CircuitController
                 // A failure that does not count (a cancellation, say) says nothing about the service: free the
                 // probe slot and let the next attempt probe instead.
                 _probesInFlight--;
+                WakeLocked();
                 if (counts && _state == (int)CircuitState.HalfOpen)
                 {
                     change = Open();
@@ -238,6 +365,7 @@ internal sealed class CircuitController
     {
         var from = (CircuitState)_state;
         Volatile.Write(ref _state, (int)to);
+        WakeLocked();
         if (to == CircuitState.Closed)
         {
             _consecutiveFailures = 0;
@@ -249,6 +377,13 @@ internal sealed class CircuitController
         }
 
         return new CircuitStateChange(from, to, _time.GetUtcNow());
+    }
+
+    /// <summary>Wakes the attempts holding in <see cref="EnterWhenAllowedAsync"/>: the state or the probes changed.</summary>
+    private void WakeLocked()
+    {
+        _changed?.TrySetResult();
+        _changed = null;
     }
 
     private void Notify(CircuitStateChange? change)

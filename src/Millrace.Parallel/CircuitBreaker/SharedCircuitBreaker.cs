@@ -1,10 +1,13 @@
 namespace Millrace.Parallel.CircuitBreaker;
 
 /// <summary>
-/// A circuit breaker that several runs share, as they can share a <see cref="System.Threading.RateLimiting.RateLimiter"/>
-/// through <see cref="RateLimit.RateLimitOptions.Limiter"/>: failures in one run open the circuit for all of them. Set
-/// it as <see cref="ParallelOperatorOptions.SharedCircuitBreaker"/>; <see cref="ParallelOperatorOptions.CircuitBreaker"/>
-/// instead gives each run a breaker of its own. Thread-safe; each run reports the state changes it sees to its own hooks.
+/// A circuit breaker that several runs and pipelines share, as they can share a
+/// <see cref="System.Threading.RateLimiting.RateLimiter"/>: failures in one open the circuit for all of them. Set it as
+/// <see cref="ParallelOperatorOptions.SharedCircuitBreaker"/> or add it to a pipeline
+/// (<see cref="Resilience.ResiliencePipelineBuilder.AddCircuitBreaker(SharedCircuitBreaker)"/>);
+/// <see cref="ParallelOperatorOptions.CircuitBreaker"/> instead gives each run a breaker of its own. It can also be
+/// opened and closed by hand (<see cref="Isolate"/>, <see cref="Close"/>), as Polly's manual control does, which is how
+/// a breaker that other machines share feeds their verdict into a local one. Thread-safe.
 /// </summary>
 public sealed class SharedCircuitBreaker
 {
@@ -19,10 +22,20 @@ public sealed class SharedCircuitBreaker
         options.Validate(errors);
         ParallelOperatorOptions.ThrowIfInvalid(errors);
         Controller = new CircuitController(options, timeProvider ?? TimeProvider.System);
+        Controller.Subscribe(change => StateChanged?.Invoke(this, change));
     }
 
-    /// <summary>Gets the circuit's current state.</summary>
+    /// <summary>Occurs when the circuit changes state, on the thread of the attempt (or the call) that changed it.</summary>
+    public event EventHandler<CircuitStateChange>? StateChanged;
+
+    /// <summary>Gets the state an attempt would find now (an open circuit whose break has ended reads as half-open).</summary>
     public CircuitState State => Controller.State;
 
     internal CircuitController Controller { get; }
+
+    /// <summary>Opens the circuit until <see cref="Close"/> is called, whatever the attempts' outcomes: <see cref="CircuitState.Isolated"/>.</summary>
+    public void Isolate() => Controller.Isolate();
+
+    /// <summary>Closes the circuit, whatever its state, and starts counting failures afresh.</summary>
+    public void Close() => Controller.Close();
 }

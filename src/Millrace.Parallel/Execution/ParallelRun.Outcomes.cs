@@ -1,5 +1,6 @@
 using Millrace.Parallel.CircuitBreaker;
 using Millrace.Parallel.Metrics;
+using Millrace.Parallel.Resilience;
 using Millrace.Parallel.Retry;
 
 namespace Millrace.Parallel.Execution;
@@ -82,7 +83,7 @@ internal sealed partial class ParallelRun<TSource, TResult>
         Invoke(_hooks?.OnCancel, index);
     }
 
-    private void OnRetry(RetryArguments arguments)
+    void IRetryObserver.OnRetry(in RetryArguments arguments)
     {
         _metrics?.Add(ParallelMeter.Retried, 1);
         _progress?.OnRetry();

@@ -5,36 +5,25 @@ using Millrace.Parallel.CircuitBreaker;
 using Millrace.Parallel.Fallback;
 using Millrace.Parallel.Metrics;
 using Millrace.Parallel.Progress;
-using Millrace.Parallel.RateLimit;
-using Millrace.Parallel.Retry;
-using Millrace.Parallel.Timeouts;
+using Millrace.Parallel.Resilience;
 
 namespace Millrace.Parallel.Execution;
 
 /// <summary>
 /// One run of an operator: long-lived workers, started one per item taken up to the limit, that each take an item, pass it
-/// through the enabled feature strategies, and hand its outcome to the sink. Each feature's runtime lives in its own folder
-/// (<see cref="AdaptiveConcurrencyLimiter"/>, <see cref="RetryStrategy"/>, <see cref="RateLimitStrategy"/>,
-/// <see cref="CircuitController"/>, <see cref="TimeoutStrategy"/>, <see cref="FallbackStrategy{TSource, TResult}"/>,
-/// <see cref="ProgressReporter"/>, <see cref="RunMetrics"/>); this class only composes them, always in this order, outermost first:
+/// through the run's <see cref="ResiliencePipeline"/>, and hand its outcome to the sink. Outermost first:
 /// <list type="number">
-/// <item>adaptive concurrency admits the item (with the sink's room, before the item is taken from the source);</item>
-/// <item>fallback replaces the failure of an item whose attempts are exhausted;</item>
-/// <item>retry runs the attempts below again, with backoff, while <see cref="RetryOptions.ShouldHandle"/> says so;</item>
-/// <item>rate limit: each attempt takes a lease and holds it until the attempt ends;</item>
-/// <item>circuit breaker: each attempt asks the breaker, and reports its outcome to it;</item>
-/// <item>timeout: each attempt gets its own deadline;</item>
-/// <item>the caller's body.</item>
+/// <item>adaptive concurrency admits the item (<see cref="AdaptiveConcurrencyLimiter"/>, with the sink's room, before the
+/// item is taken from the source: it decides how many items a run takes, which no per-attempt gate could);</item>
+/// <item>fallback replaces the failure of an item whose attempts are exhausted (<see cref="FallbackStrategy{TSource, TResult}"/>);</item>
+/// <item>the pipeline: retry, then each attempt through the gates (rate limiters, breakers) and its timeout, then the body.</item>
 /// </list>
-/// Progress, metrics and hooks observe every step. It is Polly's recommended order (fallback, retry, breaker, timeout), with
-/// the rate limit inside the retry so that retries pay for their permits too. Unlike Polly's pipeline, the steps are not
-/// nested callbacks but calls from one pooled async method, <see cref="ProcessAsync"/>, so an item costs one state machine
-/// whatever is on, and a feature that is off is a null field and costs a null check. Split by concern: this file starts and
-/// stops the run and its workers, <c>ParallelRun.Pipeline.cs</c> composes the strategies for one item, and
-/// <c>ParallelRun.Outcomes.cs</c> reports how each item ended to the sink, the error mode, progress, metrics and hooks.
+/// Progress, metrics and hooks observe every step (<see cref="ProgressReporter"/>, <see cref="RunMetrics"/>). Split by
+/// concern: this file starts and stops the run and its workers, and <c>ParallelRun.Outcomes.cs</c> reports how each item
+/// ended to the sink, the error mode, progress, metrics and hooks.
 /// </summary>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Reliability", "CA1001:Types that own disposable fields should be disposable", Justification = "ExecuteAsync, which every run calls exactly once, disposes them in its finally block.")]
-internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
+internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback, IRetryObserver
 {
     private readonly ParallelOperatorOptions _options;
     private readonly int _workerLimit;
@@ -46,13 +35,11 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
     private readonly CancellationTokenSource _stop;
     private readonly TimeProvider _time;
     private readonly ParallelHooks? _hooks;
-    private readonly RetryStrategy? _retry;
-    private readonly TimeoutStrategy? _timeout;
     private readonly RunMetrics? _metrics;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private CircuitController? _circuit;
+    private ResiliencePipeline _pipeline = ResiliencePipeline.Empty;
+    private bool _ownsPipeline;
     private Action<CircuitStateChange>? _circuitListener;
-    private RateLimitStrategy? _rateLimit;
     private AdaptiveConcurrencyLimiter? _adaptive;
     private ProgressReporter? _progress;
     private ExceptionDispatchInfo? _fatal;
@@ -86,8 +73,6 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
         _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         _time = options.TimeProvider;
         _hooks = options.Hooks;
-        _retry = options.Retry is { MaxRetryAttempts: > 0 } retry ? new RetryStrategy(retry, _time) : null;
-        _timeout = options.PerAttemptTimeout is { } timeout ? new TimeoutStrategy(timeout, _time) : null;
         _metrics = options.Metrics ? new RunMetrics(options.OperationName) : null;
     }
 
@@ -119,10 +104,17 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
             _progress?.Finish();
             if (_circuitListener is not null)
             {
-                _circuit!.Unsubscribe(_circuitListener);
+                foreach (var breaker in _pipeline.Breakers)
+                {
+                    breaker.Unsubscribe(_circuitListener);
+                }
             }
 
-            _rateLimit?.Dispose();
+            if (_ownsPipeline)
+            {
+                _pipeline.DisposeOwned();
+            }
+
             _adaptive?.Dispose();
             _sink.Complete();
             _stop.Dispose();
@@ -146,18 +138,12 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
 
     private void StartFeatures(long? count)
     {
-        _circuit = _options.SharedCircuitBreaker?.Controller
-            ?? (_options.CircuitBreaker is { } breaker ? new CircuitController(breaker, _time) : null);
-        if (_circuit is not null)
+        _pipeline = _options.PipelineForRun(out _ownsPipeline);
+        foreach (var breaker in _pipeline.Breakers)
         {
             // Unsubscribed when the run ends, so a shared breaker does not keep reporting to finished runs.
-            _circuitListener = OnCircuitStateChange;
-            _circuit.Subscribe(_circuitListener);
-        }
-
-        if (_options.RateLimit is { } rateLimit)
-        {
-            _rateLimit = new RateLimitStrategy(rateLimit, _time);
+            _circuitListener ??= OnCircuitStateChange;
+            breaker.Subscribe(_circuitListener);
         }
 
         if (_options.AdaptiveConcurrency is { } adaptive)
@@ -219,7 +205,12 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
                 var timed = _adaptive is not null || _hooks?.OnComplete is not null || (_metrics is not null && RunMetrics.DurationEnabled);
                 var startedAt = timed ? _time.GetTimestamp() : 0;
                 OnStarted(next.Index);
-                var outcome = await ProcessAsync(next.Item, next.Index, token).ConfigureAwait(false);
+                var outcome = await _pipeline.RunAsync(_body, next.Item, next.Index, this, token).ConfigureAwait(false);
+                if (outcome.Kind == OutcomeKind.Failure && _fallback is not null)
+                {
+                    outcome = Fallback(outcome, next.Item);
+                }
+
                 Finish(worker, outcome, next.Item, timed ? _time.GetTimestamp() - startedAt : 0);
             }
         }
@@ -261,6 +252,14 @@ internal sealed partial class ParallelRun<TSource, TResult> : IRunFeedback
                 return;
             }
         }
+    }
+
+    private ItemOutcome<TResult> Fallback(in ItemOutcome<TResult> failure, TSource item)
+    {
+        var error = failure.Exception!;
+        return _fallback!.TryHandle(item, ref error, out var value)
+            ? ItemOutcome<TResult>.Success(failure.Index, value)
+            : ItemOutcome<TResult>.Failure(failure.Index, error);
     }
 
     private async ValueTask WaitForAdaptivePermitAsync(CancellationToken token)

@@ -7,31 +7,13 @@ public static class RetryConstants
     /// <value>3, as Polly's <c>RetryStrategyOptions.MaxRetryAttempts</c>.</value>
     public const int MaxRetryAttempts = 3;
 
-    /// <summary>The default number of retries after the first attempt, under its 0.1 name.</summary>
-    /// <value>3.</value>
-    [Obsolete("Renamed MaxRetryAttempts, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public const int MaxRetries = MaxRetryAttempts;
-
     /// <summary>The default backoff.</summary>
     /// <value><see cref="Retry.BackoffType.ExponentialJitter"/>, which keeps many failing items from retrying in lockstep.</value>
     public const BackoffType BackoffType = Retry.BackoffType.ExponentialJitter;
 
-    /// <summary>The default backoff, under its 0.1 name.</summary>
-    /// <value><see cref="Retry.BackoffType.ExponentialJitter"/>.</value>
-    [Obsolete("Renamed BackoffType, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public const BackoffType Backoff = BackoffType;
-
     /// <summary>Gets the default base delay.</summary>
     /// <value>100 milliseconds.</value>
     public static TimeSpan Delay { get; } = TimeSpan.FromMilliseconds(100);
-
-    /// <summary>Gets the default base delay, under its 0.1 name.</summary>
-    /// <value>100 milliseconds.</value>
-    [Obsolete("Renamed Delay, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public static TimeSpan BaseDelay => Delay;
 
     /// <summary>Gets the default cap on any one delay.</summary>
     /// <value>30 seconds.</value>

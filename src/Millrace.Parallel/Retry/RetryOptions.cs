@@ -36,29 +36,7 @@ public sealed record RetryOptions
     /// <value>Default <see langword="null"/>: <see cref="Random.Shared"/>.</value>
     public Func<double>? Randomizer { get; init; }
 
-    /// <summary>Gets the number of retries under its 0.1 name.</summary>
-    /// <value>The same value as <see cref="MaxRetryAttempts"/>.</value>
-    [Obsolete("Renamed MaxRetryAttempts, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public int MaxRetries { get => MaxRetryAttempts; init => MaxRetryAttempts = value; }
 
-    /// <summary>Gets the backoff under its 0.1 name.</summary>
-    /// <value>The same value as <see cref="BackoffType"/>.</value>
-    [Obsolete("Renamed BackoffType, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public BackoffType Backoff { get => BackoffType; init => BackoffType = value; }
-
-    /// <summary>Gets the base delay under its 0.1 name.</summary>
-    /// <value>The same value as <see cref="Delay"/>.</value>
-    [Obsolete("Renamed Delay, Polly's name.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public TimeSpan BaseDelay { get => Delay; init => Delay = value; }
-
-    /// <summary>Gets the retry test under its 0.1 name.</summary>
-    /// <value>The same value as <see cref="ShouldHandle"/>.</value>
-    [Obsolete("Renamed ShouldHandle, the name the circuit breaker and Polly use.")]
-    [System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-    public Func<Exception, bool>? IsTransient { get => ShouldHandle; init => ShouldHandle = value; }
 
     internal bool ShouldRetry(Exception exception) =>
         ShouldHandle is { } shouldHandle ? shouldHandle(exception) : exception is not OperationCanceledException;

@@ -3,8 +3,8 @@ using System.Runtime.CompilerServices;
 namespace Millrace.Parallel.Timeouts;
 
 /// <summary>
-/// The timeout step of the pipeline: bounds one attempt, inside the retry loop, so every retry gets a fresh
-/// <see cref="ParallelOperatorOptions.PerAttemptTimeout"/>. The attempt's token is cancelled at the deadline and
+/// The timeout step of the pipeline: bounds one attempt, inside the retry loop and the gates, so every retry gets a
+/// fresh <see cref="ParallelOperatorOptions.PerAttemptTimeout"/> and no gate's wait counts against it. The attempt's token is cancelled at the deadline and
 /// the attempt fails with a <see cref="TimeoutException"/>; the caller's own cancellation stays a cancellation.
 /// </summary>
 internal sealed class TimeoutStrategy(TimeSpan timeout, TimeProvider time)
@@ -14,11 +14,10 @@ internal sealed class TimeoutStrategy(TimeSpan timeout, TimeProvider time)
     /// <typeparam name="TResult">The result type.</typeparam>
     /// <param name="body">The work.</param>
     /// <param name="item">The item.</param>
-    /// <param name="index">The item's index, for the message.</param>
     /// <param name="token">The run's token.</param>
     /// <returns>The body's result.</returns>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<TResult> ExecuteAsync<TSource, TResult>(Func<TSource, CancellationToken, ValueTask<TResult>> body, TSource item, long index, CancellationToken token)
+    public async ValueTask<TResult> ExecuteAsync<TSource, TResult>(Func<TSource, CancellationToken, ValueTask<TResult>> body, TSource item, CancellationToken token)
     {
         using var deadline = new CancellationTokenSource(timeout, time);
         using var link = token.UnsafeRegister(static state => ((CancellationTokenSource)state!).Cancel(), deadline);
@@ -28,7 +27,9 @@ internal sealed class TimeoutStrategy(TimeSpan timeout, TimeProvider time)
         }
         catch (OperationCanceledException exception) when (deadline.IsCancellationRequested && !token.IsCancellationRequested)
         {
-            throw new TimeoutException($"Item {index}'s attempt did not finish within {timeout}.", exception);
+            // No index in the words: the failure is reported with its item already, and inside a cluster's lease a run's
+            // index is the item's place in the lease, not in the job.
+            throw new TimeoutException($"The attempt did not finish within {timeout}.", exception);
         }
     }
 }

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
 using Millrace.Cluster.Jobs;
+using Millrace.Parallel.Retry;
 using Millrace.Parallel.Metrics;
 
 namespace Millrace.Cluster.Tests.Jobs;
@@ -100,7 +101,7 @@ public class ClusterJobTests
             "item-7" => new InvalidOperationException("no such file"),
             _ => null,
         };
-        await cluster.Jobs.SubmitAsync("failures", TestHandler.Name, Items(20), new ClusterJobOptions { MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero });
+        await cluster.Jobs.SubmitAsync("failures", TestHandler.Name, Items(20), new ClusterJobOptions { Retry = new RetryOptions { MaxRetryAttempts = 1, Delay = TimeSpan.Zero } });
 
         var outcomes = (await cluster.WatchToEndAsync("failures")).ToDictionary(o => o.Key);
 
@@ -124,7 +125,7 @@ public class ClusterJobTests
         await using var cluster = await ClusterFixture.StartAsync(silos: 2, parallelism: 2);
         cluster.Behaviour.Delay = TimeSpan.FromMilliseconds(5);
         cluster.Behaviour.Fail = item => item.Key == "item-20" ? new InvalidOperationException("the service said no") : null;
-        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, MaxRetryAttempts = 0, LeaseSize = 2, LeaseTimeout = TimeSpan.FromSeconds(3) };
+        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, Retry = null, LeaseSize = 2, LeaseTimeout = TimeSpan.FromSeconds(3) };
         await cluster.Jobs.SubmitAsync("fail-fast", TestHandler.Name, Items(1_000), options);
 
         var outcomes = await cluster.WatchToEndAsync("fail-fast");
@@ -146,7 +147,7 @@ public class ClusterJobTests
         // both that it is done and that it failed; whichever comes first, the job ends Failed.
         await using var cluster = await ClusterFixture.StartAsync(silos: 1);
         cluster.Behaviour.Fail = item => item.Key == "item-7" ? new InvalidOperationException("the last one broke") : null;
-        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, MaxRetryAttempts = 0, LeaseSize = 8 };
+        var options = new ClusterJobOptions { ErrorMode = Millrace.Parallel.ErrorMode.FailFast, Retry = null, LeaseSize = 8 };
         await cluster.Jobs.SubmitAsync("last-fails", TestHandler.Name, Items(8), options);
 
         var outcomes = await cluster.WatchToEndAsync("last-fails");
@@ -167,7 +168,7 @@ public class ClusterJobTests
         };
         cluster.Behaviour.Retry = exception => exception is IOException and not FileNotFoundException;
         cluster.Behaviour.Describe = exception => exception is IOException ? new Error("io", exception.Message) : null;
-        await cluster.Jobs.SubmitAsync("handled", JudgingHandler.Name, Items(4), new ClusterJobOptions { MaxRetryAttempts = 2, RetryDelay = TimeSpan.Zero });
+        await cluster.Jobs.SubmitAsync("handled", JudgingHandler.Name, Items(4), new ClusterJobOptions { Retry = new RetryOptions { MaxRetryAttempts = 2, Delay = TimeSpan.Zero } });
 
         var outcomes = (await cluster.WatchToEndAsync("handled")).ToDictionary(o => o.Key);
 
@@ -182,14 +183,14 @@ public class ClusterJobTests
     {
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);
         cluster.Behaviour.Hangs = item => item.Key == "item-2";
-        var options = new ClusterJobOptions { PerAttemptTimeout = TimeSpan.FromMilliseconds(300), MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero };
+        var options = new ClusterJobOptions { PerAttemptTimeout = TimeSpan.FromMilliseconds(300), Retry = new RetryOptions { MaxRetryAttempts = 1, Delay = TimeSpan.Zero } };
         await cluster.Jobs.SubmitAsync("timeout", TestHandler.Name, Items(6), options);
 
         var outcomes = (await cluster.WatchToEndAsync("timeout")).ToDictionary(o => o.Key);
 
         Assert.Equal(2, cluster.Behaviour.Calls["item-2"]);
         Assert.Equal(ClusterErrorCodes.ItemFailed, outcomes["item-2"].Error!.Code);
-        Assert.Equal("TimeoutException: The attempt at item 'item-2' did not end within 00:00:00.3000000.", outcomes["item-2"].Error!.Message);
+        Assert.Equal("TimeoutException: The attempt did not finish within 00:00:00.3000000.", outcomes["item-2"].Error!.Message);
         Assert.All(outcomes.Values.Where(o => o.Key != "item-2"), o => Assert.True(o.Succeeded));
     }
 
@@ -216,7 +217,7 @@ public class ClusterJobTests
         listener.Start();
         await using var cluster = await ClusterFixture.StartAsync(silos: 2);
         cluster.Behaviour.Fail = item => item.Key == "item-3" ? new IOException("the disk is full") : null;
-        await cluster.Jobs.SubmitAsync("metered", TestHandler.Name, Items(40), new ClusterJobOptions { MaxRetryAttempts = 1, RetryDelay = TimeSpan.Zero });
+        await cluster.Jobs.SubmitAsync("metered", TestHandler.Name, Items(40), new ClusterJobOptions { Retry = new RetryOptions { MaxRetryAttempts = 1, Delay = TimeSpan.Zero } });
 
         var outcomes = await cluster.WatchToEndAsync("metered");
 
@@ -380,9 +381,9 @@ public class ClusterJobTests
         var jobs = cluster.Jobs;
         await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("a/b", TestHandler.Name, Items(1)));
         await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("dup", TestHandler.Name, [new WorkItem("k", "1"), new WorkItem("k", "2")]));
-        var invalid = await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("bad", TestHandler.Name, Items(1), new ClusterJobOptions { LeaseSize = 0, MaxRetryAttempts = -1 }));
-        Assert.Contains("LeaseSize is 0", invalid.Message, StringComparison.Ordinal);
-        Assert.Contains("MaxRetryAttempts is -1", invalid.Message, StringComparison.Ordinal);
+        var invalid = await Assert.ThrowsAsync<ArgumentException>(() => jobs.SubmitAsync("bad", TestHandler.Name, Items(1), new ClusterJobOptions { LeaseSize = 0, Retry = new RetryOptions { MaxRetryAttempts = -1 } }));
+        Assert.Contains("LeaseSize must be from 1 to 1024 (was 0)", invalid.Message, StringComparison.Ordinal);
+        Assert.Contains("Retry.MaxRetryAttempts must be between 0 and 1000 (was -1)", invalid.Message, StringComparison.Ordinal);
 
         await jobs.SubmitAsync("same", TestHandler.Name, Items(10));
         await jobs.SubmitAsync("same", TestHandler.Name, Items(10));

@@ -1,9 +1,8 @@
 using Microsoft.Extensions.DependencyInjection;
 using Millrace.Cluster.Hosting;
-using Millrace.Cluster.Jobs;
 using Orleans.Storage;
 
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.Jobs;
 
 /// <summary>
 /// One partition of a job: its items (persisted once, at submission) and their outcomes, persisted in pages of
@@ -16,14 +15,12 @@ internal sealed class JobPartitionGrain(
     [PersistentState("items", ClusterHostingConstants.StorageName)] IPersistentState<JobPartitionGrain.ItemsRecord> items,
     [PersistentState("status", ClusterHostingConstants.StorageName)] IPersistentState<JobPartitionGrain.StatusRecord> status,
     IGrainFactory grains,
-    IServiceProvider services) : Grain, IJobPartitionGrain
+    [FromKeyedServices(ClusterHostingConstants.TimeProviderKey)] TimeProvider time,
+    [FromKeyedServices(ClusterHostingConstants.StorageName)] IGrainStorage storage) : Grain, IJobPartitionGrain
 {
     /// <summary>How many outcomes one persisted page holds; pages fill in order, so only the last is ever short.</summary>
     internal const int OutcomesPageSize = 64;
 
-    // A test cluster registers a fake clock; a silo that registers none uses the system's.
-    private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
-    private readonly IGrainStorage _storage = services.GetRequiredKeyedService<IGrainStorage>(ClusterHostingConstants.StorageName);
     private readonly Dictionary<Guid, ActiveLease> _leases = [];
     private readonly List<JobItemOutcome> _outcomes = [];
     private readonly List<GrainState<OutcomesPage>> _pages = [];
@@ -40,7 +37,7 @@ internal sealed class JobPartitionGrain(
         for (var number = 0; ; number++)
         {
             var page = new GrainState<OutcomesPage>(new OutcomesPage());
-            await _storage.ReadStateAsync(PageName(number), this.GetGrainId(), page).ConfigureAwait(true);
+            await storage.ReadStateAsync(PageName(number), this.GetGrainId(), page).ConfigureAwait(true);
             if (!page.RecordExists || page.State is null)
             {
                 break;
@@ -77,7 +74,7 @@ internal sealed class JobPartitionGrain(
             return Task.FromResult<Lease?>(null);
         }
 
-        var now = _time.GetUtcNow();
+        var now = time.GetUtcNow();
         ExpireLeases(now);
         var taken = new List<LeasedItem>(Math.Min(max, _done.Length));
         for (; _cursor < _done.Length && taken.Count < max; _cursor++)
@@ -101,7 +98,7 @@ internal sealed class JobPartitionGrain(
 
     public Task<bool> RenewAsync(Guid leaseId)
     {
-        var now = _time.GetUtcNow();
+        var now = time.GetUtcNow();
         ExpireLeases(now);
         if (status.State.Cancelled || !_leases.TryGetValue(leaseId, out var lease))
         {
@@ -126,7 +123,7 @@ internal sealed class JobPartitionGrain(
             Release(lease);
         }
 
-        var now = _time.GetUtcNow();
+        var now = time.GetUtcNow();
         var before = _outcomes.Count;
         foreach (var report in reports)
         {
@@ -193,7 +190,7 @@ internal sealed class JobPartitionGrain(
 
                 var start = number * OutcomesPageSize;
                 _pages[number].State = new OutcomesPage { Outcomes = _outcomes.GetRange(start, Math.Min(OutcomesPageSize, _outcomes.Count - start)) };
-                await _storage.WriteStateAsync(PageName(number), this.GetGrainId(), _pages[number]).ConfigureAwait(true);
+                await storage.WriteStateAsync(PageName(number), this.GetGrainId(), _pages[number]).ConfigureAwait(true);
             }
         },
         DeactivateOnIdle);

@@ -1,8 +1,7 @@
 using Millrace.Cluster.Hosting;
-using Millrace.Cluster.Jobs;
 using Millrace.Parallel;
 
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.Jobs;
 
 /// <summary>The coordinator of one job; its state is the definition and the life stage, persisted on every change.</summary>
 internal sealed class JobGrain(
@@ -134,39 +133,5 @@ internal sealed class JobGrain(
         [Id(1)] public ClusterJobState State { get; init; }
 
         [Id(2)] public HashSet<int> DonePartitions { get; init; } = [];
-    }
-}
-
-/// <summary>The running jobs, persisted so a restarted cluster resumes them.</summary>
-internal sealed class JobDirectoryGrain(
-    [PersistentState("directory", ClusterHostingConstants.StorageName)] IPersistentState<JobDirectoryGrain.DirectoryRecord> record) : Grain, IJobDirectoryGrain
-{
-    public async Task AddAsync(JobDefinition definition)
-    {
-        if (record.State.Jobs.Any(j => j.JobId == definition.JobId))
-        {
-            return;
-        }
-
-        record.State.Jobs.Add(definition);
-        await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
-    }
-
-    public async Task RemoveAsync(string jobId)
-    {
-        if (record.State.Jobs.RemoveAll(j => j.JobId == jobId) > 0)
-        {
-            await record.WriteOrForgetAsync(DeactivateOnIdle).ConfigureAwait(true);
-        }
-    }
-
-    public Task<IReadOnlyList<JobDefinition>> ListAsync() => Task.FromResult<IReadOnlyList<JobDefinition>>([.. record.State.Jobs]);
-
-    /// <summary>The persisted list of running jobs.</summary>
-    [GenerateSerializer]
-    [Alias("millrace.directory-record")]
-    internal sealed class DirectoryRecord
-    {
-        [Id(0)] public List<JobDefinition> Jobs { get; init; } = [];
     }
 }

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
-using Millrace.Cluster.Jobs;
+using Millrace.Cluster.Hosting;
 
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.CircuitBreaker;
 
 /// <summary>
 /// The shared breaker: which silos use it (they reported within the sampling window) and which of them last said their
@@ -9,16 +9,15 @@ namespace Millrace.Cluster.Grains;
 /// all of them when fewer use it, stays open for the break, then forgets the local states so the next calls probe. In
 /// memory: after a restart it starts closed, and the silos' next reports rebuild it.
 /// </summary>
-internal sealed class CircuitBreakerGrain(IServiceProvider services) : Grain, ICircuitBreakerGrain
+internal sealed class CircuitBreakerGrain([FromKeyedServices(ClusterHostingConstants.TimeProviderKey)] TimeProvider time) : Grain, ICircuitBreakerGrain
 {
-    private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
     private readonly Dictionary<string, DateTimeOffset> _heardFrom = new(StringComparer.Ordinal);
     private readonly Dictionary<string, DateTimeOffset> _locallyOpen = new(StringComparer.Ordinal);
     private DateTimeOffset? _openUntil;
 
     public Task<DateTimeOffset?> ReportAsync(string silo, bool locallyOpen, ClusterCircuitBreakerOptions options)
     {
-        var now = _time.GetUtcNow();
+        var now = time.GetUtcNow();
         if (_openUntil is { } until && until <= now)
         {
             // The break is over: the calls from here on are the probe.

@@ -1,7 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
-using Millrace.Cluster.Jobs;
+using Millrace.Cluster.Hosting;
 
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.RateLimit;
 
 /// <summary>
 /// A token bucket for the whole cluster, in memory. Silos take their permits in shares of a tenth of a second, split
@@ -11,30 +11,29 @@ namespace Millrace.Cluster.Grains;
 /// them, which cost up to 10% of the rate with one tenth. Over 5 seconds the two together allow the cluster 0.3 s of
 /// extra permits at most: 6%, inside the documented ±10%. Not persisted: after a restart the bucket starts full.
 /// </summary>
-internal sealed class RateLimitGrain(IServiceProvider services) : Grain, IRateLimitGrain
+internal sealed class RateLimitGrain([FromKeyedServices(ClusterHostingConstants.TimeProviderKey)] TimeProvider time) : Grain, IRateLimitGrain
 {
     private static readonly TimeSpan Share = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan AskerMemory = TimeSpan.FromSeconds(1);
 
-    private readonly TimeProvider _time = services.GetService<TimeProvider>() ?? TimeProvider.System;
     private readonly Dictionary<string, long> _lastAsked = new(StringComparer.Ordinal);
     private double _tokens = double.NaN;
     private long _refilledAt;
 
     public Task<RateGrant> AcquireAsync(string silo, int requested, ClusterRateLimitOptions options)
     {
-        var now = _time.GetTimestamp();
+        var now = time.GetTimestamp();
         var share = Math.Max(1, options.PerSecond * Share.TotalSeconds);
         var capacity = 2 * share;
         _tokens = double.IsNaN(_tokens)
             ? capacity
-            : Math.Min(capacity, _tokens + (options.PerSecond * _time.GetElapsedTime(_refilledAt, now).TotalSeconds));
+            : Math.Min(capacity, _tokens + (options.PerSecond * time.GetElapsedTime(_refilledAt, now).TotalSeconds));
         _refilledAt = now;
 
         _lastAsked[silo] = now;
         foreach (var (asker, at) in _lastAsked)
         {
-            if (_time.GetElapsedTime(at, now) > AskerMemory)
+            if (time.GetElapsedTime(at, now) > AskerMemory)
             {
                 _lastAsked.Remove(asker);
             }

@@ -1,6 +1,6 @@
-using Millrace.Cluster.Grains;
+using Millrace.Cluster.Jobs;
 
-namespace Millrace.Cluster.Tests.Grains;
+namespace Millrace.Cluster.Tests.Jobs;
 
 public class PersistentStateWritingTests
 {

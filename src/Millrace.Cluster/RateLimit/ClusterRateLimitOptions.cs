@@ -1,10 +1,13 @@
-namespace Millrace.Cluster.Jobs;
+using Millrace.Parallel.RateLimit;
+
+namespace Millrace.Cluster.RateLimit;
 
 /// <summary>
 /// A rate every silo's calls share: at most <see cref="PermitsPerPeriod"/> item attempts per <see cref="Period"/> across
 /// the whole cluster, for every job that names the same limit. Silos take permits from the limit's grain in small
 /// batches (about a tenth of a second's worth, split between the silos asking), so an attempt needs no network round
-/// trip; what a batch buys is a tolerance: over any 5 seconds the cluster's rate stays within ±10% of the limit.
+/// trip; what a batch buys is a tolerance: over any 5 seconds the cluster's rate stays within ±10% of the limit. The
+/// options it shares with <see cref="RateLimitOptions"/> have its names, defaults and ranges.
 /// </summary>
 [GenerateSerializer]
 [Immutable]
@@ -22,9 +25,9 @@ public sealed record ClusterRateLimitOptions
     public int PermitsPerPeriod { get; init; }
 
     /// <summary>Gets the period.</summary>
-    /// <value>Default 1 second. From 1 millisecond to 1 hour.</value>
+    /// <value>Default <see cref="RateLimitConstants.Period"/>. Positive.</value>
     [Id(2)]
-    public TimeSpan Period { get; init; } = TimeSpan.FromSeconds(1);
+    public TimeSpan Period { get; init; } = RateLimitConstants.Period;
 
     /// <summary>Gets how many permits the cluster hands out per second.</summary>
     internal double PerSecond => PermitsPerPeriod / Period.TotalSeconds;
@@ -36,14 +39,6 @@ public sealed record ClusterRateLimitOptions
             problems.Add("RateLimit.Name is empty; name the limit the silos share.");
         }
 
-        if (PermitsPerPeriod < 1)
-        {
-            problems.Add($"RateLimit.PermitsPerPeriod is {PermitsPerPeriod}; it must be at least 1.");
-        }
-
-        if (Period < TimeSpan.FromMilliseconds(1) || Period > TimeSpan.FromHours(1))
-        {
-            problems.Add($"RateLimit.Period is {Period}; it must be from 1 millisecond to 1 hour.");
-        }
+        new RateLimitOptions { PermitsPerPeriod = PermitsPerPeriod, Period = Period }.Validate(problems);
     }
 }

@@ -1,4 +1,4 @@
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.Serialization;
 
 /// <summary>
 /// Core's <see cref="Error"/> as it travels between silos and is persisted: everything but <see cref="Error.Exception"/>,

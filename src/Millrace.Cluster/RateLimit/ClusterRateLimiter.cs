@@ -1,8 +1,6 @@
 using System.Threading.RateLimiting;
-using Millrace.Cluster.Grains;
-using Millrace.Cluster.Jobs;
 
-namespace Millrace.Cluster.Hosting;
+namespace Millrace.Cluster.RateLimit;
 
 /// <summary>
 /// A silo's end of a cluster-wide rate limit: permits come from the limit's grain in small batches and are handed out

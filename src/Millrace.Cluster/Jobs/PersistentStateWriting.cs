@@ -1,4 +1,4 @@
-namespace Millrace.Cluster.Grains;
+namespace Millrace.Cluster.Jobs;
 
 /// <summary>How the job grains persist a change they have already made in memory.</summary>
 internal static class PersistentStateWriting
