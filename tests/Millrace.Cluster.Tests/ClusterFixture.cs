@@ -33,6 +33,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
 
     private ClusterFixture(int silos, int parallelism, Action<string, ISiloBuilder>? configure)
     {
+        Behaviour = new HandlerBehaviour(Clock);
         var builder = new InProcessTestClusterBuilder((short)silos);
         // TestingHost's default writes a log file per silo into the working folder.
         builder.Options.ConfigureFileLogging = false;
@@ -41,6 +42,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
             configure?.Invoke(options.SiloName, silo);
             silo.AddFileGrainStorage(ClusterHostingConstants.StorageName, o => o.RootDirectory = _storage);
             silo.Services.AddSingleton(Behaviour);
+            silo.Services.AddKeyedSingleton<TimeProvider>(ClusterHostingConstants.TimeProviderKey, Clock);
             silo.Services.AddLogging(logging => logging.AddProvider(new WarningLog(options.SiloName, Warnings)));
             silo.AddMillraceWorker<TestHandler>(TestHandler.Name, o =>
             {
@@ -80,9 +82,12 @@ internal sealed class ClusterFixture : IAsyncDisposable
     public ConcurrentQueue<string> Warnings { get; } = new();
 
     /// <summary>What the handler does and what it has seen, shared by every silo (they run in this process).</summary>
-    public HandlerBehaviour Behaviour { get; } = new();
+    public HandlerBehaviour Behaviour { get; }
 
-    public ClusterJobs Jobs => new(Cluster.Client);
+    /// <summary>The clock of every silo's Millrace waits, of the client's, of the handlers' and of the tests' measures.</summary>
+    public JumpingClock Clock { get; } = new();
+
+    public ClusterJobs Jobs => new(Cluster.Client, Clock);
 
     /// <summary>Starts a cluster.</summary>
     /// <param name="silos">How many silos.</param>
@@ -98,6 +103,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
     /// <summary>Reads every outcome of a job until it ends, bounded in time.</summary>
     public async Task<List<JobItemOutcome>> WatchToEndAsync(string jobId, TimeSpan? limit = null)
     {
+        // Real time: this bounds a test that hangs, whatever its clock does.
         using var timeout = new CancellationTokenSource(limit ?? TimeSpan.FromSeconds(60));
         var outcomes = new List<JobItemOutcome>();
         await foreach (var outcome in Jobs.WatchAsync(jobId, TimeSpan.FromMilliseconds(20), timeout.Token))
@@ -106,6 +112,16 @@ internal sealed class ClusterFixture : IAsyncDisposable
         }
 
         return outcomes;
+    }
+
+    /// <summary>
+    /// Moves the clock past every wait of the silos' (polls, renewals, lease expiry, backoff, breaks) and gives their
+    /// grain calls a moment of real time to land: what a test asserts did not happen has had every chance to.
+    /// </summary>
+    public async Task LetEveryWaitPassAsync(TimeSpan? beyond = null)
+    {
+        Clock.Advance(beyond ?? TimeSpan.FromMinutes(1));
+        await Task.Delay(TimeSpan.FromMilliseconds(100), TimeProvider.System);
     }
 
     public async ValueTask DisposeAsync()
@@ -117,11 +133,14 @@ internal sealed class ClusterFixture : IAsyncDisposable
 }
 
 /// <summary>The handler's behaviour in one test, and the calls it has seen.</summary>
-internal sealed class HandlerBehaviour
+internal sealed class HandlerBehaviour(JumpingClock clock)
 {
+    /// <summary>The cluster's clock: the handlers wait on it and time their calls by it.</summary>
+    public JumpingClock Clock => clock;
+
     public ConcurrentDictionary<string, int> Calls { get; } = new(StringComparer.Ordinal);
 
-    /// <summary>When each call of <see cref="TestHandler"/> started, by <see cref="TimeProvider.System"/>'s timestamp.</summary>
+    /// <summary>When each call of <see cref="TestHandler"/> started, by <see cref="Clock"/>'s timestamp.</summary>
     public ConcurrentQueue<long> CallTimes { get; } = new();
 
     public TimeSpan Delay { get; set; } = TimeSpan.FromMilliseconds(1);
@@ -159,7 +178,7 @@ internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails 
     public async ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken)
     {
         behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
-        behaviour.CallTimes.Enqueue(TimeProvider.System.GetTimestamp());
+        behaviour.CallTimes.Enqueue(behaviour.Clock.GetTimestamp());
         if (behaviour.HangOn == silo.Name)
         {
             Interlocked.Increment(ref behaviour.Hanging);
@@ -168,7 +187,7 @@ internal sealed class TestHandler(HandlerBehaviour behaviour, ILocalSiloDetails 
         }
 
         await behaviour.Gate.WaitAsync(cancellationToken);
-        await Task.Delay(behaviour.Hangs(item) ? Timeout.InfiniteTimeSpan : behaviour.Delay, cancellationToken);
+        await Task.Delay(behaviour.Hangs(item) ? Timeout.InfiniteTimeSpan : behaviour.Delay, behaviour.Clock, cancellationToken);
 
         if (behaviour.Fail(item) is { } exception)
         {
@@ -197,7 +216,7 @@ internal sealed class FailingHandler(HandlerBehaviour behaviour) : IWorkItemHand
     public async ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken)
     {
         behaviour.Calls.AddOrUpdate(item.Key, 1, static (_, n) => n + 1);
-        await Task.Delay(1, cancellationToken);
+        await Task.Delay(TimeSpan.FromMilliseconds(1), behaviour.Clock, cancellationToken);
         throw new InvalidOperationException("the service is down");
     }
 }

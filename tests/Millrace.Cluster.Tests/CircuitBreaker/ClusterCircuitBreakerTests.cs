@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using Millrace.Cluster.CircuitBreaker;
 using Millrace.Cluster.Hosting;
 using Millrace.Cluster.Jobs;
@@ -26,15 +27,30 @@ public class ClusterCircuitBreakerTests
         Assert.All(probe, o => Assert.Equal(ClusterFixture.FirstSilo, o.Silo));
         Assert.All(probe, o => Assert.False(o.Succeeded));
 
-        // The breaker opened on the tenth failure's report; every silo hears of it within a report interval.
-        await Task.Delay(ClusterCircuitBreaker.ReportInterval * 3);
-        var submitted = TimeProvider.System.GetTimestamp();
-        await cluster.Jobs.SubmitAsync("work", TestHandler.Name, Items("w", 300), options);
-        var work = await cluster.WatchToEndAsync("work");
+        // The breaker opened on the tenth failure's report: the first silo hears the grain's verdict and isolates its local breaker.
+        var first = cluster.Cluster.Silos[0].ServiceProvider.GetRequiredService<SharedLimits>().CircuitBreaker(breaker);
+        await Eventually.TrueAsync(() => first.Breaker.State == Parallel.CircuitBreaker.CircuitState.Isolated, "the shared breaker to open");
 
+        // The other silos lease the work's items and hold them: no call starts while the shared breaker is open.
+        var submitted = cluster.Clock.GetTimestamp();
+        await cluster.Jobs.SubmitAsync("work", TestHandler.Name, Items("w", 300), options);
+        using (var limit = new CancellationTokenSource(TimeSpan.FromSeconds(30)))
+        {
+            while ((await cluster.Jobs.GetStatusAsync("work", limit.Token)).Leased == 0)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(10), cluster.Clock, limit.Token);
+            }
+        }
+
+        await cluster.LetEveryWaitPassAsync(TimeSpan.Zero);
+        Assert.DoesNotContain(cluster.Behaviour.CallTimes, t => t > submitted);
+
+        // The break ends on the clock, not after two seconds of waiting: every item then runs.
+        cluster.Clock.Advance(breaker.BreakDuration);
+        var work = await cluster.WatchToEndAsync("work");
         Assert.Equal(300, work.Count(o => o.Succeeded));
         var firstCall = cluster.Behaviour.CallTimes.Where(t => t > submitted).Min();
-        Assert.True(TimeProvider.System.GetElapsedTime(submitted, firstCall) > TimeSpan.FromSeconds(1), "a call started while the breaker was open");
+        Assert.True(cluster.Clock.GetElapsedTime(submitted, firstCall) > TimeSpan.FromSeconds(1), "a call started while the breaker was open");
         Assert.True(work.Select(o => o.Silo).Distinct().Count() >= 2);
     }
 
@@ -64,7 +80,7 @@ public class ClusterCircuitBreakerTests
 
         // The healthy silos never paused for a break: no gap of a break's length between their calls.
         var healthy = cluster.Behaviour.CallTimes.Order().ToArray();
-        var longestGap = healthy.Zip(healthy.Skip(1), (a, b) => TimeProvider.System.GetElapsedTime(a, b)).Max();
+        var longestGap = healthy.Zip(healthy.Skip(1), (a, b) => cluster.Clock.GetElapsedTime(a, b)).Max();
         Assert.True(longestGap < TimeSpan.FromMilliseconds(800), $"the healthy silos paused for {longestGap}");
 
         // The sick silo's local breaker held it back: it failed far fewer items than its third.

@@ -41,7 +41,7 @@ public class ClusterJobTests
         {
             while ((await cluster.Jobs.GetStatusAsync("kill", timeout.Token)).Succeeded < 2_000)
             {
-                await Task.Delay(20, timeout.Token);
+                await Task.Delay(TimeSpan.FromMilliseconds(20), cluster.Clock, timeout.Token);
             }
         }
 
@@ -75,8 +75,7 @@ public class ClusterJobTests
         await cluster.Jobs.SubmitAsync("stop", TestHandler.Name, Items(240), new ClusterJobOptions { LeaseTimeout = TimeSpan.FromSeconds(30) });
         await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count >= 24, "every silo to run items");
 
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        var stoppedAt = DateTimeOffset.UtcNow;
+        var stoppedAt = cluster.Clock.GetUtcNow();
         await cluster.Cluster.StopSiloAsync(cluster.Cluster.Silos[^1]);
         var outcomes = await cluster.WatchToEndAsync("stop");
 
@@ -85,10 +84,34 @@ public class ClusterJobTests
 
         // Failed once in a full parallel test run (30.6 s): the last outcome's time tells a lease that waited out its
         // timeout (late) from a job status that was slow to say the job had ended (early), and the silos' warnings say why.
+        var took = cluster.Clock.GetUtcNow() - stoppedAt;
         Assert.True(
-            clock.Elapsed < TimeSpan.FromSeconds(20),
-            $"the job took {clock.Elapsed} after the stop: the last outcome came {outcomes.Max(o => o.CompletedAt) - stoppedAt} after it.\n"
+            took < TimeSpan.FromSeconds(20),
+            $"the job took {took} after the stop: the last outcome came {outcomes.Max(o => o.CompletedAt) - stoppedAt} after it.\n"
                 + $"The silos' last warnings (the stop began at {stoppedAt:HH:mm:ss.fff}):\n" + string.Join("\n", cluster.Warnings.TakeLast(60)));
+    }
+
+    [Fact]
+    public async Task ARetrysBackoff_WaitsOnTheClusterClock_WhileTheLeaseIsRenewed()
+    {
+        // A 25 s backoff inside a 30 s lease renewed every 10 s: the clock moves in 5 s steps, each renewal lands, and
+        // the second attempt starts when the clock says the backoff is over.
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        var failedOnce = 0;
+        cluster.Behaviour.Fail = item => Interlocked.Exchange(ref failedOnce, 1) == 0 ? new IOException("flaky") : null;
+        var options = new ClusterJobOptions { Retry = new RetryOptions { MaxRetryAttempts = 1, BackoffType = BackoffType.Constant, Delay = TimeSpan.FromSeconds(25) } };
+        await cluster.Jobs.SubmitAsync("backoff", TestHandler.Name, Items(1), options);
+        await Eventually.TrueAsync(() => cluster.Behaviour.Calls.GetValueOrDefault("item-0") == 1, "the first attempt");
+        for (var step = 0; step < 4; step++)
+        {
+            await cluster.LetEveryWaitPassAsync(TimeSpan.FromSeconds(5));
+        }
+
+        Assert.Equal(1, cluster.Behaviour.Calls["item-0"]);
+        cluster.Clock.Advance(TimeSpan.FromSeconds(5));
+        var outcome = Assert.Single(await cluster.WatchToEndAsync("backoff"));
+        Assert.True(outcome.Succeeded);
+        Assert.Equal(2, cluster.Behaviour.Calls["item-0"]);
     }
 
     [Fact]
@@ -136,7 +159,7 @@ public class ClusterJobTests
         Assert.True(outcomes.Count < 1_000, $"{outcomes.Count} outcomes: the job did not stop");
         Assert.Equal(outcomes.Count, status.Succeeded + status.Failed);
         var calls = cluster.Behaviour.Calls.Count;
-        await Task.Delay(300);
+        await cluster.LetEveryWaitPassAsync();
         Assert.Equal(calls, cluster.Behaviour.Calls.Count);
     }
 
@@ -242,7 +265,7 @@ public class ClusterJobTests
 
         // Each silo holds a lease beyond its 4 slots, and its items wait for a slot: none starts after the silo's next read
         // of the job list, a poll (20 ms here) away.
-        await Task.Delay(200);
+        await cluster.LetEveryWaitPassAsync(TimeSpan.FromMilliseconds(200));
         var started = cluster.Behaviour.Calls.Count;
         Assert.Equal(8, started);
         gate.SetResult();
@@ -251,7 +274,7 @@ public class ClusterJobTests
         var status = await cluster.Jobs.GetStatusAsync("cancel");
         Assert.Equal(ClusterJobState.Cancelled, status.State);
         Assert.True(outcomes.Count <= started, $"{outcomes.Count} outcomes from {started} started items");
-        await Task.Delay(200);
+        await cluster.LetEveryWaitPassAsync();
         Assert.Equal(started, cluster.Behaviour.Calls.Count);
     }
 

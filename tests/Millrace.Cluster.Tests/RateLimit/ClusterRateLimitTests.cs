@@ -21,7 +21,7 @@ public class ClusterRateLimitTests
         // Never over: every 5-second window that starts at a call and ends inside the run holds at most 110% of the
         // limit's calls (the bucket's two tenths of a second and the permits waiting at silos included).
         var times = cluster.Behaviour.CallTimes.Order().ToArray();
-        var frequency = (double)TimeProvider.System.TimestampFrequency;
+        var frequency = (double)cluster.Clock.TimestampFrequency;
         var window = (long)(5 * frequency);
         var counts = new List<int>();
         for (var i = 0; i < times.Length && times[i] + window <= times[^1]; i++)
@@ -48,7 +48,7 @@ public class ClusterRateLimitTests
         await using var cluster = await ClusterFixture.StartAsync(silos: 1, parallelism: 2);
         var slow = new ClusterJobOptions { RateLimit = new ClusterRateLimitOptions { Name = "slow-api", PermitsPerPeriod = 1, Period = TimeSpan.FromSeconds(10) } };
         await cluster.Jobs.SubmitAsync("slow", TestHandler.Name, Items("s", 4), slow);
-        await Task.Delay(300);
+        await Eventually.TrueAsync(() => cluster.Behaviour.Calls.Count == 2, "the slow job's first two items to run");
 
         await cluster.Jobs.SubmitAsync("free", TestHandler.Name, Items("f", 5));
         var free = await cluster.WatchToEndAsync("free", TimeSpan.FromSeconds(5));
