@@ -1,6 +1,3 @@
-using System.Globalization;
-using System.Text.Json;
-
 namespace Millrace.Cli;
 
 /// <summary>
@@ -34,31 +31,4 @@ internal static class CliErrors
 #if MILLRACE_CLUSTER
     private static string FirstLine(string message) => message.Split('\n', 2)[0].TrimEnd();
 #endif
-
-    /// <summary>A JSON syntax error, located by its absolute byte offset in <paramref name="input"/> as well as its line and column.</summary>
-    public static Error FromJson(JsonException exception, ReadOnlySpan<byte> input)
-    {
-        // System.Text.Json counts lines and bytes within the line; the absolute offset is the line's start plus that.
-        var line = exception.LineNumber ?? 0;
-        var column = exception.BytePositionInLine ?? 0;
-        long lineStart = 0;
-        for (long seen = 0; seen < line && lineStart < input.Length; seen++)
-        {
-            var next = input[(int)lineStart..].IndexOf((byte)'\n');
-            if (next < 0)
-            {
-                break;
-            }
-
-            lineStart += next + 1;
-        }
-
-        var reason = exception.Message;
-        var cut = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
-        reason = cut > 0 ? reason[..cut].TrimEnd() : reason;
-        return new Error("json.syntax", string.Create(CultureInfo.InvariantCulture, $"{reason} (line {line + 1}, column {column + 1})"))
-        {
-            ByteOffset = lineStart + column,
-        };
-    }
 }

@@ -45,41 +45,69 @@ public sealed class ErrorPath
             var (name, index) = _reversed[i];
             if (name is null)
             {
-                path.Append(CultureInfo.InvariantCulture, $"[{index}]");
-            }
-            else if (name.Length == 0 || name.AsSpan().ContainsAny(Ambiguous) || name.Any(BreaksLines))
-            {
-                path.Append("['");
-                foreach (var c in name)
-                {
-                    if (c is '\'' or '\\')
-                    {
-                        path.Append('\\').Append(c);
-                    }
-                    else if (BreaksLines(c))
-                    {
-                        path.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:X4}");
-                    }
-                    else
-                    {
-                        path.Append(c);
-                    }
-                }
-
-                path.Append("']");
+                AppendIndex(path, index);
             }
             else
             {
-                if (path.Length > 0)
-                {
-                    path.Append('.');
-                }
-
-                path.Append(name);
+                AppendName(path, name);
             }
         }
 
         return path.ToString();
+    }
+
+    /// <summary>
+    /// Names a member of what <paramref name="path"/> names, in the same words <see cref="ToString"/> uses: for paths
+    /// built outermost first, as a JSON reader's are (<c>$.data</c>, <c>$['a.b']</c>).
+    /// </summary>
+    /// <param name="path">The container's path, such as <c>$</c>.</param>
+    /// <param name="name">The member's name.</param>
+    /// <returns>The member's path.</returns>
+    public static string Member(string path, string name)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(name);
+        return AppendName(new StringBuilder(path), name).ToString();
+    }
+
+    /// <summary>Names an element of the list or array <paramref name="path"/> names, as <see cref="ToString"/> does: <c>$[3]</c>.</summary>
+    /// <param name="path">The list's path.</param>
+    /// <param name="index">The element's index.</param>
+    /// <returns>The element's path.</returns>
+    public static string Element(string path, long index)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        return AppendIndex(new StringBuilder(path), index).ToString();
+    }
+
+    private static StringBuilder AppendIndex(StringBuilder path, long index) =>
+        path.Append(CultureInfo.InvariantCulture, $"[{index}]");
+
+    private static StringBuilder AppendName(StringBuilder path, string name)
+    {
+        if (name.Length == 0 || name.AsSpan().ContainsAny(Ambiguous) || name.Any(BreaksLines))
+        {
+            path.Append("['");
+            foreach (var c in name)
+            {
+                if (c is '\'' or '\\')
+                {
+                    path.Append('\\').Append(c);
+                }
+                else if (BreaksLines(c))
+                {
+                    path.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:X4}");
+                }
+                else
+                {
+                    path.Append(c);
+                }
+            }
+
+            return path.Append("']");
+        }
+
+        return (path.Length > 0 ? path.Append('.') : path).Append(name);
     }
 
     // Characters a one-line message must not print as they are: controls (line feeds, escapes, NUL) and line separators.

@@ -4,7 +4,9 @@ namespace Millrace;
 /// The base of the format exceptions Millrace's binary readers throw (<c>NbtFormatException</c>,
 /// <c>CompactFormatException</c>): a <see cref="MillraceException"/> whose <see cref="Error"/> holds the module's code,
 /// why the input was rejected, the byte offset of the offending byte, and the member or tag path, which readers build
-/// innermost first as the exception passes up through their containers.
+/// innermost first as the exception passes up through their containers. The code, reason and offset live in the
+/// <see cref="MillraceException.Error"/> it was made with; the path and the offset's scope, which change as the
+/// exception travels, are added to it when <see cref="Error"/> is read.
 /// </summary>
 public abstract class LocatedFormatException : MillraceException
 {
@@ -17,9 +19,6 @@ public abstract class LocatedFormatException : MillraceException
     protected LocatedFormatException(string code, string reason, long byteOffset)
         : base(new Error(code, reason) { ByteOffset = byteOffset })
     {
-        Code = code;
-        Reason = reason;
-        ByteOffset = byteOffset;
     }
 
     /// <summary>Initializes a new instance with a message and an inner exception.</summary>
@@ -29,18 +28,16 @@ public abstract class LocatedFormatException : MillraceException
     protected LocatedFormatException(string code, string message, Exception? innerException)
         : base(new Error(code, message) { Exception = innerException })
     {
-        Code = code;
-        Reason = message;
     }
 
     /// <summary>Gets the module's error code, e.g. <c>nbt.truncated</c> or <c>compact.type-changed</c>.</summary>
-    public string Code { get; }
+    public string Code => base.Error.Code;
 
     /// <summary>Gets why the input is rejected, without the location.</summary>
-    public string Reason { get; }
+    public string Reason => base.Error.Message;
 
-    /// <summary>Gets the offset of the offending byte.</summary>
-    public long ByteOffset { get; }
+    /// <summary>Gets the offset of the offending byte (0 for an exception made without one).</summary>
+    public long ByteOffset => base.Error.ByteOffset ?? 0;
 
     /// <summary>Gets the member or tag path, outermost first: names joined by dots, indices in brackets.</summary>
     public string Path => _path.ToString();
@@ -52,12 +49,11 @@ public abstract class LocatedFormatException : MillraceException
     public string? OffsetScope { get; private set; }
 
     /// <summary>Gets the error as a <see cref="Result{T}"/> would report it, with the path as it stands now.</summary>
-    public override Error Error => new(Code, Reason)
+    public override Error Error => base.Error with
     {
         ByteOffset = ByteOffset,
         OffsetScope = OffsetScope,
         Path = _path.IsEmpty ? null : _path.ToString(),
-        Exception = InnerException,
     };
 
     /// <inheritdoc />

@@ -25,7 +25,7 @@ internal static class JsonBinder<T>
         }
         catch (JsonException exception)
         {
-            var position = exception is { LineNumber: { } line, BytePositionInLine: { } column } ? OffsetOf(json, line, column) : 0;
+            var position = exception is { LineNumber: { } line, BytePositionInLine: { } column } ? JsonText.OffsetOf(json, line, column) : 0;
             if (IsMalformed(exception))
             {
                 var token = OffendingToken(json, typeInfo.Options, (int)position);
@@ -202,7 +202,7 @@ internal static class JsonBinder<T>
         return position;
     }
 
-    private static string PathOf(string rootPath, long? itemIndex) => itemIndex is { } index ? $"{rootPath}[{index}]" : rootPath;
+    private static string PathOf(string rootPath, long? itemIndex) => itemIndex is { } index ? ErrorPath.Element(rootPath, index) : rootPath;
 
     /// <summary>
     /// System.Text.Json reports a binding error where its reader stopped, just after the offending token; find
@@ -227,23 +227,5 @@ internal static class JsonBinder<T>
         }
 
         return end;
-    }
-
-    /// <summary>Converts System.Text.Json's line and byte-in-line position into an offset within <paramref name="json"/>.</summary>
-    private static long OffsetOf(ReadOnlySpan<byte> json, long line, long column)
-    {
-        var lineStart = 0;
-        for (var i = 0L; i < line; i++)
-        {
-            var next = json[lineStart..].IndexOf((byte)'\n');
-            if (next < 0)
-            {
-                break;
-            }
-
-            lineStart += next + 1;
-        }
-
-        return Math.Min(lineStart + column, json.Length);
     }
 }

@@ -1,3 +1,6 @@
+using System.Globalization;
+using System.Text.Json;
+
 namespace Millrace.Json;
 
 /// <summary>
@@ -33,4 +36,50 @@ public static class JsonText
         ItemIndex = itemIndex,
         Path = path,
     };
+
+    /// <summary>
+    /// System.Text.Json's syntax error for a whole document, located by its absolute byte offset as well as its line and
+    /// column (counted from 1, as editors do), its own position words dropped.
+    /// </summary>
+    /// <param name="exception">What <see cref="Utf8JsonReader"/> or <see cref="JsonDocument"/> threw for the text.</param>
+    /// <param name="utf8Json">The text it read, from its first byte.</param>
+    /// <returns>A <see cref="JsonErrorCodes.Syntax"/> error.</returns>
+    public static Error SyntaxError(JsonException exception, ReadOnlySpan<byte> utf8Json)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        var line = exception.LineNumber ?? 0;
+        var column = exception.BytePositionInLine ?? 0;
+        var reason = exception.Message;
+        var cut = reason.IndexOf(" LineNumber:", StringComparison.Ordinal);
+        reason = cut > 0 ? reason[..cut].TrimEnd() : reason;
+        return new Error(JsonErrorCodes.Syntax, string.Create(CultureInfo.InvariantCulture, $"{reason} (line {line + 1}, column {column + 1})"))
+        {
+            ByteOffset = OffsetOf(utf8Json, line, column),
+        };
+    }
+
+    /// <summary>
+    /// Turns System.Text.Json's position (lines before it, and bytes into its line) into an offset within
+    /// <paramref name="text"/>: the one conversion every reader of this library and the CLI make.
+    /// </summary>
+    /// <param name="text">The text the position counts in, from where the reader's count starts.</param>
+    /// <param name="line">How many line feeds come before the position.</param>
+    /// <param name="byteInLine">Its byte within its line.</param>
+    /// <returns>The offset, at most <paramref name="text"/>'s length.</returns>
+    internal static long OffsetOf(ReadOnlySpan<byte> text, long line, long byteInLine)
+    {
+        var lineStart = 0;
+        for (var i = 0L; i < line; i++)
+        {
+            var next = text[lineStart..].IndexOf((byte)'\n');
+            if (next < 0)
+            {
+                break;
+            }
+
+            lineStart += next + 1;
+        }
+
+        return Math.Min(lineStart + byteInLine, text.Length);
+    }
 }

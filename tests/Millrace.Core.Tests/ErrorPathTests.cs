@@ -116,5 +116,33 @@ public class ErrorPathTests
         Assert.Null(exception.Error.Path);
     }
 
+    [Fact]
+    public void MemberAndElement_BuildOutermostFirst_InTheWordsToStringUses()
+    {
+        var built = ErrorPath.Member(ErrorPath.Element(ErrorPath.Member("$", "data"), 3), "a.b");
+        var prepended = new ErrorPath();
+        prepended.Prepend("a.b");
+        prepended.Prepend(3);
+        prepended.Prepend("data");
+        prepended.Prepend("$");
+
+        Assert.Equal("$.data[3]['a.b']", built);
+        Assert.Equal(prepended.ToString(), built);
+        Assert.Equal("['']", ErrorPath.Member(string.Empty, string.Empty));
+    }
+
+    [Fact]
+    public void LocatedFormatException_KeepsOneError_AndAddsWhatTravelsWithIt()
+    {
+        var cause = new IOException("disk");
+        var exception = new CauseFormatException("sample.bad", "Bad.", cause);
+        exception.PrependPath("x");
+
+        Assert.Equal(("sample.bad", "Bad.", 0L), (exception.Code, exception.Reason, exception.ByteOffset));
+        Assert.Equal(new Error("sample.bad", "Bad.") { Exception = cause, Path = "x", ByteOffset = 0 }, exception.Error);
+    }
+
+    private sealed class CauseFormatException(string code, string message, Exception cause) : LocatedFormatException(code, message, cause);
+
     private sealed class SampleFormatException(string code, string reason, long offset) : LocatedFormatException(code, reason, offset);
 }

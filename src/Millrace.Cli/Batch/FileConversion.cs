@@ -1,4 +1,5 @@
 using Millrace.Cli.Formats;
+using Millrace.Json;
 
 namespace Millrace.Cli.Batch;
 
@@ -33,7 +34,7 @@ internal static class FileConversion
         catch (System.Text.Json.JsonException exception)
         {
             // Located here, where the input is at hand: System.Text.Json counts bytes within the line only.
-            throw new MillraceException(CliErrors.FromJson(exception, bytes));
+            throw new MillraceException(JsonText.SyntaxError(exception, bytes));
         }
 
         Directory.CreateDirectory(Path.GetDirectoryName(output)!);

@@ -5,6 +5,7 @@ using System.Text.Json;
 using Millrace.Cli.Formats;
 using Millrace.Compact;
 using Millrace.Compact.Schema;
+using Millrace.Json;
 using Spectre.Console;
 
 namespace Millrace.Cli.Compact;
@@ -91,7 +92,7 @@ internal static class CompactCommands
             }
             catch (JsonException exception)
             {
-                console.ReportError(name, CliErrors.FromJson(exception, json));
+                console.ReportError(name, JsonText.SyntaxError(exception, json));
             }
             catch (MillraceException exception)
             {
@@ -367,7 +368,7 @@ internal static class CompactCommands
         }
         catch (JsonException exception)
         {
-            console.ReportError(inputPath, CliErrors.FromJson(exception, bytes));
+            console.ReportError(inputPath, JsonText.SyntaxError(exception, bytes));
             return null;
         }
     }

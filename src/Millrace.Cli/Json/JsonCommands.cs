@@ -242,7 +242,7 @@ internal static class JsonCommands
         catch (JsonException exception)
         {
             // Located as any JSON syntax error is, in the decoded text (the input is its base64).
-            var error = CliErrors.FromJson(exception, json);
+            var error = JsonText.SyntaxError(exception, json);
             return error with { Message = $"The decoded text is not JSON: {error.Message}", OffsetScope = DecodedText };
         }
     }

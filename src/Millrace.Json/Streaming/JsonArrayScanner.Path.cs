@@ -150,7 +150,7 @@ internal sealed partial class JsonArrayScanner
         var path = "$";
         for (var i = 0; i < steps; i++)
         {
-            path += "." + System.Text.Encoding.UTF8.GetString(_path[i]);
+            path = ErrorPath.Member(path, System.Text.Encoding.UTF8.GetString(_path[i]));
         }
 
         return path;

@@ -336,13 +336,7 @@ internal abstract class JsonItemScanner : IAsyncDisposable
         }
         else
         {
-            for (var i = baseLine; i < line && position < limit; i++)
-            {
-                var newline = _buffer.AsSpan((int)position, limit - (int)position).IndexOf((byte)'\n');
-                position = newline < 0 ? limit : position + newline + 1;
-            }
-
-            position += column;
+            position += JsonText.OffsetOf(_buffer.AsSpan(spanBase, limit - spanBase), line - baseLine, column);
         }
 
         return (int)Math.Clamp(position, spanBase, limit);
@@ -363,7 +357,7 @@ internal abstract class JsonItemScanner : IAsyncDisposable
         {
             ItemIndex = index,
             ByteOffset = _bufferOffset + bufferPosition,
-            Path = path ?? (index is { } i ? $"{RootPath}[{i}]" : null),
+            Path = path ?? (index is { } i ? ErrorPath.Element(RootPath, i) : null),
         };
         return ScanStep.Failure;
     }
