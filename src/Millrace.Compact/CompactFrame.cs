@@ -99,6 +99,7 @@ public static class CompactFrame
     public static ReadOnlyMemory<byte> Read(ReadOnlyMemory<byte> data, CompactLimits limits, out int typeId, out bool isCollection, out CompactCompression compression, CompactZstdDictionary? zstdDictionary = null)
     {
         ArgumentNullException.ThrowIfNull(limits);
+        limits.Validate();
         var span = data.Span;
         if (span.Length < 3)
         {

@@ -72,6 +72,7 @@ public static class CompactJson
         ArgumentNullException.ThrowIfNull(schema);
         ArgumentNullException.ThrowIfNull(output);
         limits ??= CompactLimits.Default;
+        limits.Validate();
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         if (!schema.TryGetType(typeId, out var type))
         {

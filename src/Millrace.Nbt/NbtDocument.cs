@@ -27,6 +27,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     internal static NbtDocument Read(ReadOnlySpan<byte> data, NbtCompression compression, NbtReaderOptions? options)
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         using var payload = NbtPayload.Open(data, compression, options.MaxBytes);
         try
         {
@@ -51,6 +52,8 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
         }
 
         options ??= NbtReaderOptions.Default;
+
+        options.Validate();
         if (data.Length > options.MaxBytes || data.Length > Array.MaxLength)
         {
             NbtThrow.QuotaExceeded(options.MaxBytes, data.Length);
@@ -79,6 +82,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     {
         ArgumentNullException.ThrowIfNull(stream);
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         using var buffer = new PooledBufferWriter();
         while (true)
         {
@@ -108,6 +112,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     {
         ArgumentNullException.ThrowIfNull(reader);
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken).ConfigureAwait(false);
@@ -140,6 +145,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     {
         ArgumentNullException.ThrowIfNull(output);
         options ??= NbtWriterOptions.Default;
+        options.Validate();
         if (options.Compression == NbtCompression.None)
         {
             new NbtWriter(output, options.Format).WriteDocument(Name, Root);

@@ -31,6 +31,7 @@ public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompress
     public static NbtFile Read(ReadOnlySpan<byte> data, NbtFormat? format = null, NbtReaderOptions? options = null)
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         using var payload = NbtPayload.Open(data, options.MaxBytes);
         try
         {

@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text;
 using Millrace.Parallel.Adaptive;
 using Millrace.Parallel.CircuitBreaker;
 using Millrace.Parallel.Progress;
@@ -79,9 +77,9 @@ public sealed record ParallelOperatorOptions
     public RateLimitOptions? RateLimit { get; init; }
 
     /// <summary>
-    /// Gets the resilience pipeline every item runs through, built with <see cref="ResiliencePipelineBuilder"/>: for gates
-    /// the strategy options below cannot express (several limiters, a concurrency limit shared with other runs, a breaker
-    /// that holds) or one pipeline shared by several runs. Set this or the strategy options (<see cref="Retry"/>,
+    /// Gets the resilience pipeline every item runs through, built with <see cref="ResiliencePipelineBuilder"/>: for what
+    /// the strategy options cannot express (several rate or concurrency limiters, gates in another order) or one pipeline
+    /// shared by several runs. Set this or the strategy options (<see cref="Retry"/>,
     /// <see cref="RateLimit"/>, <see cref="CircuitBreaker"/>, <see cref="SharedCircuitBreaker"/>,
     /// <see cref="PerAttemptTimeout"/>), not both; those build a pipeline of their own for each run, in Polly's
     /// recommended order: retry, rate limit, circuit breaker, timeout.
@@ -131,27 +129,27 @@ public sealed record ParallelOperatorOptions
         var errors = new List<string>();
         if (MaxDegreeOfParallelism is < 1 and not ParallelOperatorConstants.Unlimited)
         {
-            errors.Add(Describe(nameof(MaxDegreeOfParallelism), "must be at least 1, or -1 for no limit", MaxDegreeOfParallelism));
+            errors.Add(OptionsValidation.Describe(nameof(MaxDegreeOfParallelism), "must be at least 1, or -1 for no limit", MaxDegreeOfParallelism));
         }
 
         if (InputBufferSize is < 1)
         {
-            errors.Add(Describe(nameof(InputBufferSize), "must be at least 1", InputBufferSize));
+            errors.Add(OptionsValidation.Describe(nameof(InputBufferSize), "must be at least 1", InputBufferSize));
         }
 
         if (OrderingWindow is < 1)
         {
-            errors.Add(Describe(nameof(OrderingWindow), "must be at least 1", OrderingWindow));
+            errors.Add(OptionsValidation.Describe(nameof(OrderingWindow), "must be at least 1", OrderingWindow));
         }
 
         if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
-            errors.Add(Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
+            errors.Add(OptionsValidation.Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
         }
 
         if (!Enum.IsDefined(ErrorMode))
         {
-            errors.Add(Describe(nameof(ErrorMode), "is not a defined value", ErrorMode));
+            errors.Add(OptionsValidation.Describe(nameof(ErrorMode), "is not a defined value", ErrorMode));
         }
 
         if (TimeProvider is null)
@@ -174,7 +172,7 @@ public sealed record ParallelOperatorOptions
         RateLimit?.Validate(errors);
         AdaptiveConcurrency?.Validate(errors);
         Progress?.Validate(errors);
-        ThrowIfInvalid(errors);
+        OptionsValidation.ThrowIfAny(errors, InvalidHeading);
     }
 
     /// <summary>
@@ -223,22 +221,8 @@ public sealed record ParallelOperatorOptions
         return builder.Build();
     }
 
-    /// <summary>Throws one exception listing every problem, when there are any.</summary>
-    /// <param name="errors">The problems found.</param>
-    /// <param name="heading">What was checked, the message's first line.</param>
-    internal static void ThrowIfInvalid(List<string> errors, string heading = "Invalid parallel operator options:")
-    {
-        if (errors.Count > 0)
-        {
-            var message = new StringBuilder(heading);
-            foreach (var error in errors)
-            {
-                message.Append("\n- ").Append(error);
-            }
-
-            throw new ArgumentException(message.ToString());
-        }
-    }
+    /// <summary>The first line of the message <see cref="Validate"/> throws.</summary>
+    internal const string InvalidHeading = "Invalid parallel operator options:";
 
     /// <summary>
     /// Validates at every operator call. Not cached on the instance: a record's <c>with</c> copies its fields, so a
@@ -246,7 +230,4 @@ public sealed record ParallelOperatorOptions
     /// comparisons per call, never per item.
     /// </summary>
     internal void EnsureValid() => Validate();
-
-    internal static string Describe(string name, string rule, object? actual) =>
-        string.Create(CultureInfo.InvariantCulture, $"{name} {rule} (was {actual}).");
 }

@@ -65,6 +65,7 @@ internal sealed class JumpingClock : TimeProvider
         private readonly Lock _gate = new();
         private long? _dueAt;
         private long _period;
+        private bool _disposed;
 
         public JumpingTimer(JumpingClock clock, TimerCallback callback, object? state)
         {
@@ -78,7 +79,7 @@ internal sealed class JumpingClock : TimeProvider
         {
             lock (_gate)
             {
-                _dueAt = dueTime == Timeout.InfiniteTimeSpan ? null : _clock.GetTimestamp() + Ticks(dueTime);
+                _dueAt = dueTime == Timeout.InfiniteTimeSpan ? null : _clock.GetTimestamp() + Math.Max(0, Ticks(dueTime));
                 _period = period == Timeout.InfiniteTimeSpan || period == TimeSpan.Zero ? 0 : Math.Max(1, Ticks(period));
                 ScheduleLocked();
             }
@@ -96,13 +97,15 @@ internal sealed class JumpingClock : TimeProvider
 
         public void Dispose()
         {
+            // Under the lock, with the flag set: an Advance on another thread reschedules a snapshot of the timers and may
+            // reach this one after it is gone.
             lock (_gate)
             {
+                _disposed = true;
                 _dueAt = null;
-                _real.Change(Timeout.Infinite, Timeout.Infinite);
+                _real.Dispose();
             }
 
-            _real.Dispose();
             _clock.Remove(this);
         }
 
@@ -128,7 +131,8 @@ internal sealed class JumpingClock : TimeProvider
                     return;
                 }
 
-                _dueAt = _period > 0 ? due + _period : null;
+                // A periodic timer that a jump left several periods behind fires once, then keeps its period from now.
+                _dueAt = _period > 0 ? Math.Max(due + _period, _clock.GetTimestamp()) : null;
                 ScheduleLocked();
             }
 
@@ -137,6 +141,11 @@ internal sealed class JumpingClock : TimeProvider
 
         private void ScheduleLocked()
         {
+            if (_disposed)
+            {
+                return;
+            }
+
             if (_dueAt is not { } due)
             {
                 _real.Change(Timeout.Infinite, Timeout.Infinite);

@@ -151,13 +151,16 @@ public class CorruptFrameTests
     }
 
     [Fact]
-    public void Limits_AreValidatedWhereTheyAreSet()
+    public void Limits_AreValidatedWhereTheyAreUsed_EveryProblemAtOnce()
     {
-        Assert.Throws<ArgumentOutOfRangeException>(() => new CompactLimits { MaxDepth = -1 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new CompactLimits { MaxDepth = 0 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new CompactLimits { MaxDepth = CompactLimits.MaxAllowedDepth + 1 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new CompactLimits { MaxBodyLength = -1 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new CompactLimits { MaxFieldCount = 0 });
+        var invalid = new CompactLimits { MaxDepth = CompactLimitsConstants.MaxAllowedDepth + 1, MaxBodyLength = -1, MaxFieldCount = 0, MaxDescriptionLength = 10 };
+        var error = Assert.Throws<ArgumentException>(invalid.Validate);
+        Assert.Equal(
+            "Invalid compact limits:\n- MaxDepth must be from 1 to 1024 (was 1025).\n- MaxBodyLength must be at least 0 (was -1).\n- MaxFieldCount must be at least 1 (was 0).\n- MaxDescriptionLength must be at least 1024 (was 10).",
+            error.Message);
+        Assert.Throws<ArgumentException>(new CompactLimits { MaxDepth = 0 }.Validate);
+        Assert.Throws<ArgumentException>(() => CompactInspector.Describe(new byte[] { 1, 0, 1 }, invalid));
+        Assert.Throws<ArgumentException>(() => CompactFrame.Read(new byte[] { 1, 0, 1 }, invalid, out _, out _, out _));
         Assert.Equal(64, CompactLimits.Default.MaxDepth);
         Assert.Equal(1_000_000, CompactLimits.Default.MaxCollectionCount);
         Assert.Equal(16 << 20, CompactLimits.Default.MaxStringLength);

@@ -11,7 +11,7 @@ namespace Millrace.Compact.Tests;
 /// </summary>
 public class DecompressionCostTests
 {
-    private static readonly long Bound = (CompactLimits.DefaultMaxBodyLength * 5L / 4) + (1 << 20);
+    private static readonly long Bound = (CompactLimitsConstants.MaxBodyLength * 5L / 4) + (1 << 20);
 
     public static TheoryData<string> Bombs => ["brotli two-byte fields", "brotli two-byte fields under the limit", "zstd zeros", "zstd declaring 1 GB", "deflate two-byte fields", "zstd two-byte fields, keys as steps"];
 
@@ -44,7 +44,7 @@ public class DecompressionCostTests
     // refuses as a repeated field and an inspection describes line by line until its limits.
     private static byte[] Frame(string bomb)
     {
-        var limit = CompactLimits.DefaultMaxBodyLength;
+        var limit = CompactLimitsConstants.MaxBodyLength;
         return bomb switch
         {
             "brotli two-byte fields" => Framed(2, Compress(CompressionCodec.Brotli, Fields(limit + 2))),

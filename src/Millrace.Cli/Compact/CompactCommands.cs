@@ -393,5 +393,5 @@ internal static class CompactCommands
 
     // A frame is at most its header and a body of the default limit; a schema or JSON input, the same.
     private static Task<byte[]?> ReadAllAsync(string path, CliConsole console, CancellationToken cancellationToken) =>
-        CliInput.ReadAllAsync(path, console, CompactLimits.DefaultMaxBodyLength + 16L, cancellationToken);
+        CliInput.ReadAllAsync(path, console, CompactLimitsConstants.MaxBodyLength + 16L, cancellationToken);
 }

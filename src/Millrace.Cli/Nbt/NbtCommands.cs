@@ -256,7 +256,7 @@ internal static class NbtCommands
     /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="FileFormats"/>).</summary>
     private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, SnbtSyntax syntax, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await CliInput.ReadAllAsync(name, console, NbtReaderOptions.DefaultMaxBytes, cancellationToken) is not { } bytes)
+        if (await CliInput.ReadAllAsync(name, console, NbtReaderConstants.MaxBytes, cancellationToken) is not { } bytes)
         {
             return null;
         }

@@ -7,8 +7,9 @@ namespace Millrace.Cluster.CircuitBreaker;
 /// <see cref="SharedCircuitBreaker"/> that holds attempts while open and that every job naming the breaker adds to its
 /// pipeline, and a loop that tells the breaker's grain whether the local breaker is open (when it starts, every
 /// <see cref="ReportInterval"/>, and at once when it opens) and, while the grain answers that the shared breaker is open,
-/// isolates the local one. The local breaker starts isolated, so the silo's first calls wait for the grain's first answer
-/// (or for its failure: a breaker that cannot be reached must not stop the job).
+/// isolates the local one. When the shared break ends, the isolation ends as a local break does: one probe call decides
+/// whether calls go on, the others wait for it. The local breaker starts isolated, so the silo's first calls wait for
+/// the grain's first answer (or for its failure: a breaker that cannot be reached must not stop the job).
 /// </summary>
 internal sealed class ClusterCircuitBreaker : IDisposable
 {
@@ -23,6 +24,7 @@ internal sealed class ClusterCircuitBreaker : IDisposable
     private readonly Task _reporting;
     private TaskCompletionSource _reportNow = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private DateTimeOffset _sharedOpenUntil = DateTimeOffset.MinValue;
+    private bool _sharedBreak;
     private volatile bool _heard;
 
     public ClusterCircuitBreaker(ICircuitBreakerGrain grain, string silo, ClusterCircuitBreakerOptions options, TimeProvider time)
@@ -40,8 +42,11 @@ internal sealed class ClusterCircuitBreaker : IDisposable
     /// <summary>Gets the silo's local breaker, the gate its attempts pass.</summary>
     public SharedCircuitBreaker Breaker { get; }
 
-    /// <summary>Gets a value indicating whether the shared or the local breaker is open: the silo then leases no items that would wait on it.</summary>
-    public bool IsOpen => _heard && Breaker.State is CircuitState.Open or CircuitState.Isolated;
+    /// <summary>
+    /// Gets a value indicating whether the shared or the local breaker holds calls back (open, isolated, or half-open with
+    /// its probe out): the silo then leases no items that would only wait on it.
+    /// </summary>
+    public bool IsOpen => _heard && (Breaker.State is CircuitState.Open or CircuitState.Isolated || Breaker.Controller.ProbesTaken);
 
     public void Dispose()
     {
@@ -83,10 +88,18 @@ internal sealed class ClusterCircuitBreaker : IDisposable
 
                 if (_sharedOpenUntil > _time.GetUtcNow())
                 {
+                    _sharedBreak = true;
                     Breaker.Isolate();
+                }
+                else if (_sharedBreak)
+                {
+                    // A shared break ends as a local one does: the next call probes the service.
+                    _sharedBreak = false;
+                    Breaker.Controller.EndIsolation();
                 }
                 else if (Breaker.State == CircuitState.Isolated)
                 {
+                    // The first answer, and the shared breaker is closed: nothing was wrong.
                     Breaker.Close();
                 }
 

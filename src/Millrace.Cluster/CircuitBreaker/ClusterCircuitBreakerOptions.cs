@@ -1,4 +1,3 @@
-using Millrace.Parallel;
 using Millrace.Parallel.CircuitBreaker;
 
 namespace Millrace.Cluster.CircuitBreaker;
@@ -73,7 +72,7 @@ public sealed record ClusterCircuitBreakerOptions
         ToLocalOptions().Validate(problems);
         if (QuorumSilos < 1)
         {
-            problems.Add(ParallelOperatorOptions.Describe("CircuitBreaker.QuorumSilos", "must be at least 1", QuorumSilos));
+            problems.Add(OptionsValidation.Describe("CircuitBreaker.QuorumSilos", "must be at least 1", QuorumSilos));
         }
     }
 }

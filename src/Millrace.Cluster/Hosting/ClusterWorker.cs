@@ -199,19 +199,32 @@ internal sealed partial class ClusterWorker(
 
     private async Task RunLeaseAsync(JobDefinition job, IJobPartitionGrain partition, Lease lease, IWorkItemHandler handler, CancellationToken stoppingToken)
     {
+        // All of the lease's items at once: the silo's slots, the pipeline's innermost gate, bound what runs.
+        ParallelOperatorOptions options;
+        try
+        {
+            options = new ParallelOperatorOptions
+            {
+                MaxDegreeOfParallelism = Math.Max(1, lease.Items.Count),
+                OperationName = job.JobId,
+                Pipeline = PipelineOf(job, handler),
+                TimeProvider = time,
+            };
+        }
+        catch (ArgumentException exception)
+        {
+            // Options this silo cannot run (a job submitted by a client that checks them otherwise): every item fails with
+            // why, rather than going back to be leased again without end.
+            var error = new Error(ClusterErrorCodes.ItemFailed, $"The job's options cannot run on this silo: {exception.Message}");
+            FreeRoom(lease.Items.Count);
+            await ReportAsync(partition, lease, [.. lease.Items.Select(i => new ItemReport(i.Index, error with { ItemIndex = i.Index }))], stopping: false).ConfigureAwait(false);
+            return;
+        }
+
         using var leaseEnd = CancellationTokenSource.CreateLinkedTokenSource(stoppingToken);
         var renewing = RenewWhileRunningAsync(job, partition, lease, leaseEnd);
         var unfinished = lease.Items.Count;
         var reports = new List<ItemReport>(lease.Items.Count);
-
-        // All of the lease's items at once: the silo's slots, the pipeline's innermost gate, bound what runs.
-        var options = new ParallelOperatorOptions
-        {
-            MaxDegreeOfParallelism = Math.Max(1, lease.Items.Count),
-            OperationName = job.JobId,
-            Pipeline = PipelineOf(job, handler),
-            TimeProvider = time,
-        };
         try
         {
             await foreach (var result in lease.Items.SelectParallelResultsStreamAsync(
@@ -243,8 +256,9 @@ internal sealed partial class ClusterWorker(
 
     /// <summary>
     /// A job's pipeline on this silo, built once per job: the job's retry (its handler deciding which failures are worth
-    /// another attempt), then per attempt the job's shared circuit breaker (holding while open), its shared rate limit
-    /// (one permit), one of the silo's slots, and the attempt's timeout, which so counts none of those waits.
+    /// another attempt), then per attempt this silo's local breaker for the job's shared one (holding while open), its
+    /// shared rate limit (one permit), one of the silo's slots, and the attempt's timeout, which so counts none of those
+    /// waits.
     /// </summary>
     private ResiliencePipeline PipelineOf(JobDefinition job, IWorkItemHandler handler) => _pipelines.GetOrAdd(job.JobId, _ =>
     {

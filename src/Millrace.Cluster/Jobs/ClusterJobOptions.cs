@@ -75,12 +75,12 @@ public sealed record ClusterJobOptions
         var problems = new List<string>();
         if (LeaseSize is < 1 or > ClusterJobConstants.PartitionSize)
         {
-            problems.Add(ParallelOperatorOptions.Describe(nameof(LeaseSize), $"must be from 1 to {ClusterJobConstants.PartitionSize}", LeaseSize));
+            problems.Add(OptionsValidation.Describe(nameof(LeaseSize), $"must be from 1 to {ClusterJobConstants.PartitionSize}", LeaseSize));
         }
 
         if (LeaseTimeout < ClusterJobConstants.MinLeaseTimeout)
         {
-            problems.Add(ParallelOperatorOptions.Describe(nameof(LeaseTimeout), "must be at least 1 second", LeaseTimeout));
+            problems.Add(OptionsValidation.Describe(nameof(LeaseTimeout), "must be at least 1 second", LeaseTimeout));
         }
 
         if (Retry is { } retry)
@@ -94,16 +94,16 @@ public sealed record ClusterJobOptions
 
         if (PerAttemptTimeout is { } timeout && timeout <= TimeSpan.Zero)
         {
-            problems.Add(ParallelOperatorOptions.Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
+            problems.Add(OptionsValidation.Describe(nameof(PerAttemptTimeout), "must be positive", timeout));
         }
 
         if (!Enum.IsDefined(ErrorMode))
         {
-            problems.Add(ParallelOperatorOptions.Describe(nameof(ErrorMode), "is not a defined value", ErrorMode));
+            problems.Add(OptionsValidation.Describe(nameof(ErrorMode), "is not a defined value", ErrorMode));
         }
 
         RateLimit?.Validate(problems);
         CircuitBreaker?.Validate(problems);
-        ParallelOperatorOptions.ThrowIfInvalid(problems, "Invalid cluster job options:");
+        OptionsValidation.ThrowIfAny(problems, "Invalid cluster job options:");
     }
 }

@@ -81,6 +81,7 @@ public static class CompactSerializer
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
+        limits.Validate();
         var body = Body<T>(frame, limits, zstdDictionary, expectCollection: false, out var compression);
         try
         {
@@ -115,6 +116,7 @@ public static class CompactSerializer
         where T : ICompactSerializable<T>
     {
         limits ??= CompactLimits.Default;
+        limits.Validate();
         var body = Body<T>(frame, limits, zstdDictionary, expectCollection: true, out var compression);
         try
         {

@@ -62,6 +62,7 @@ public ref struct NbtPullReader
     public NbtPullReader(ReadOnlySpan<byte> data, NbtReaderOptions? options = null)
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         _data = data;
         _maxDepth = options.MaxDepth;
         _cursor = new NbtCursor(data, options.Format);

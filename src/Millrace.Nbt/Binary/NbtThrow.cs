@@ -19,15 +19,17 @@ internal static class NbtThrow
         throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"A string of {length} {encoding} bytes exceeds the format's limit of {limit}."), paramName);
 
     /// <summary>
-    /// Gets <paramref name="format"/> when it is one of <see cref="NbtFormat"/>'s values, for the options that set it and
-    /// the writer: an undefined flavour would be read in one byte order by a tree read's first pass and another by its
-    /// second, and written as big-endian numbers with UTF-8 strings, which no flavour is.
+    /// Gets <paramref name="format"/> when it is one of <see cref="NbtFormat"/>'s values, for the writer: an undefined
+    /// flavour would be written as big-endian numbers with UTF-8 strings, which no flavour is.
     /// </summary>
-    // A range check, not Enum.IsDefined: the writer's constructor calls this once per write, and with Enum.IsDefined a
-    // write that must allocate nothing allocated 248 B now and then (1 run of the NBT tests in 7; why was not found).
-    // The flavours are 0 to BedrockNetwork, in order.
     public static NbtFormat DefinedFormat(NbtFormat format, string paramName) =>
-        (uint)format <= (uint)NbtFormat.BedrockNetwork ? format : throw new ArgumentOutOfRangeException(paramName, format, "Not an NBT flavour.");
+        IsDefined(format) ? format : throw new ArgumentOutOfRangeException(paramName, format, "Not an NBT flavour.");
+
+    /// <summary>
+    /// Whether <paramref name="format"/> is one of the flavours (0 to <see cref="NbtFormat.BedrockNetwork"/>, in order): a
+    /// range check, not <see cref="Enum.IsDefined{TEnum}(TEnum)"/>, which may allocate where a write must not.
+    /// </summary>
+    public static bool IsDefined(NbtFormat format) => (uint)format <= (uint)NbtFormat.BedrockNetwork;
 
     [DoesNotReturn]
     public static void Truncated(int needed, long offset) =>

@@ -98,6 +98,7 @@ public sealed class NbtBorrowedDocument : IDisposable
     public static NbtBorrowedDocument Parse(ReadOnlyMemory<byte> data, NbtReaderOptions? options = null)
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         if (options.Format == NbtFormat.BedrockNetwork)
         {
             throw new ArgumentException("A borrowed document reads numbers in place, and the Bedrock network flavour's are varints: read it with NbtDocument.Read or NbtPullReader.", nameof(options));

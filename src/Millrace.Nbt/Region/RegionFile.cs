@@ -132,6 +132,8 @@ public sealed class RegionFile
     /// <exception cref="NbtFormatException">The payload is malformed.</exception>
     public NbtDocument? ReadChunk(int x, int z, NbtReaderOptions? options = null)
     {
+        options ??= NbtReaderOptions.Default;
+        options.Validate();
         if (_entries[Index(x, z)] is not { } entry)
         {
             return null;
@@ -145,7 +147,7 @@ public sealed class RegionFile
                 RegionCompression.Gzip => NbtDocument.Read(entry.Payload, NbtCompression.Gzip, options),
                 RegionCompression.Zlib => NbtDocument.Read(entry.Payload, NbtCompression.Zlib, options),
                 RegionCompression.None => NbtDocument.Read(entry.Payload, NbtCompression.None, options),
-                RegionCompression.Lz4 => ReadLz4(entry.Payload, options ?? NbtReaderOptions.Default),
+                RegionCompression.Lz4 => ReadLz4(entry.Payload, options),
                 _ => throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {x},{z} has unknown compression {(byte)entry.Compression}."), entry.FileOffset >= 0 ? entry.FileOffset - 1 : 0),
             };
         }

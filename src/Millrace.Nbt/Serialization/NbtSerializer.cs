@@ -21,6 +21,7 @@ public static class NbtSerializer
         where T : INbtSerializable<T>
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         using var payload = NbtPayload.Open(data, options.MaxBytes);
         try
         {

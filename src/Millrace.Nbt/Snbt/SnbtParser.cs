@@ -65,6 +65,7 @@ public sealed partial class SnbtParser
     private static NbtTag Parse(string text, NbtReaderOptions? options, bool offsetsInBytes, int byteBase)
     {
         options ??= NbtReaderOptions.Default;
+        options.Validate();
         var parser = new SnbtParser(text, options.MaxDepth, offsetsInBytes, byteBase);
         var tag = options.SnbtSyntax == SnbtSyntax.Legacy ? parser.ReadLegacyValue() : parser.ReadModernValue();
 

@@ -36,22 +36,22 @@ public sealed record AdaptiveConcurrencyOptions
     {
         if (MinLimit < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.MinLimit", "must be at least 1", MinLimit));
+            errors.Add(OptionsValidation.Describe("AdaptiveConcurrency.MinLimit", "must be at least 1", MinLimit));
         }
 
         if (MaxLimit is { } max && max < MinLimit)
         {
-            errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.MaxLimit", "must be at least MinLimit", max));
+            errors.Add(OptionsValidation.Describe("AdaptiveConcurrency.MaxLimit", "must be at least MinLimit", max));
         }
 
         if (InitialLimit < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.InitialLimit", "must be at least 1", InitialLimit));
+            errors.Add(OptionsValidation.Describe("AdaptiveConcurrency.InitialLimit", "must be at least 1", InitialLimit));
         }
 
         if (!(BackoffRatio is > 0 and < 1))
         {
-            errors.Add(ParallelOperatorOptions.Describe("AdaptiveConcurrency.BackoffRatio", "must be greater than 0 and less than 1", BackoffRatio));
+            errors.Add(OptionsValidation.Describe("AdaptiveConcurrency.BackoffRatio", "must be greater than 0 and less than 1", BackoffRatio));
         }
     }
 }

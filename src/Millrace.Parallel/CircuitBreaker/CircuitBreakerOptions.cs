@@ -1,7 +1,7 @@
 namespace Millrace.Parallel.CircuitBreaker;
 
 /// <summary>
-/// A circuit breaker shared by the items of a run. It opens after <see cref="ConsecutiveFailures"/>
+/// A circuit breaker shared by everything that runs through its pipeline (a run's items, when a run builds it). It opens after <see cref="ConsecutiveFailures"/>
 /// consecutive failed attempts, or, when <see cref="FailureRatio"/> is set, when the failed share of the
 /// attempts in the last <see cref="SamplingDuration"/> reaches it (given <see cref="MinimumThroughput"/> attempts).
 /// </summary>
@@ -46,37 +46,37 @@ public sealed record CircuitBreakerOptions
     {
         if (ConsecutiveFailures < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.ConsecutiveFailures", "must be at least 1", ConsecutiveFailures));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.ConsecutiveFailures", "must be at least 1", ConsecutiveFailures));
         }
 
         if (FailureRatio is { } ratio && !(ratio > 0 && ratio <= 1))
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.FailureRatio", "must be greater than 0 and at most 1", ratio));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.FailureRatio", "must be greater than 0 and at most 1", ratio));
         }
 
         if (SamplingDuration <= TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.SamplingDuration", "must be positive", SamplingDuration));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.SamplingDuration", "must be positive", SamplingDuration));
         }
 
         if (MinimumThroughput < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.MinimumThroughput", "must be at least 1", MinimumThroughput));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.MinimumThroughput", "must be at least 1", MinimumThroughput));
         }
 
         if (BreakDuration <= TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.BreakDuration", "must be positive", BreakDuration));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.BreakDuration", "must be positive", BreakDuration));
         }
 
         if (!Enum.IsDefined(WhenOpen))
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.WhenOpen", "is not a defined value", WhenOpen));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.WhenOpen", "is not a defined value", WhenOpen));
         }
 
         if (HalfOpenProbes < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("CircuitBreaker.HalfOpenProbes", "must be at least 1", HalfOpenProbes));
+            errors.Add(OptionsValidation.Describe("CircuitBreaker.HalfOpenProbes", "must be at least 1", HalfOpenProbes));
         }
     }
 }

@@ -1,9 +1,12 @@
 namespace Millrace.Parallel.CircuitBreaker;
 
 /// <summary>
-/// The circuit-breaker step of the pipeline: the state machine behind <see cref="CircuitBreakerOptions"/>, one per run
-/// and shared by its workers, or one per <see cref="SharedCircuitBreaker"/> and shared by every run given it. The
-/// closed state's success path is a volatile read when no failure is pending; everything else takes a lock.
+/// The circuit-breaker state machine behind <see cref="CircuitBreakerOptions"/>: one per pipeline (a run's own, or one
+/// a caller built and shares) or one per <see cref="SharedCircuitBreaker"/>, shared by everything that runs through it.
+/// The closed state's success path is a volatile read when no failure is pending; everything else takes a lock. A
+/// half-open probe holds a ticket, the number of the half-open period it was let into: an outcome reported after the
+/// circuit moved on (closed by hand, isolated, or half-open again) is an ordinary attempt's, and neither frees a
+/// probe slot of the new period nor decides it.
 /// </summary>
 internal sealed class CircuitController
 {
@@ -22,6 +25,7 @@ internal sealed class CircuitController
     private int _state;
     private int _consecutiveFailures;
     private int _probesInFlight;
+    private int _probePeriod;
     private long _openUntil;
 
     /// <summary>Gets a value indicating whether attempts wait instead of failing when the circuit does not let them through.</summary>
@@ -88,12 +92,12 @@ internal sealed class CircuitController
     }
 
     /// <summary>Asks to run an attempt.</summary>
-    /// <param name="isProbe">Whether the attempt is a half-open probe whose outcome decides the state.</param>
+    /// <param name="probe">The attempt's probe ticket when it is a half-open probe whose outcome decides the state; 0 when it is not.</param>
     /// <param name="retryAfter">When rejected by an open circuit, how long it stays open; zero when half-open or isolated.</param>
     /// <returns><see langword="false"/> when the circuit rejects the attempt.</returns>
-    public bool TryEnter(out bool isProbe, out TimeSpan retryAfter)
+    public bool TryEnter(out int probe, out TimeSpan retryAfter)
     {
-        isProbe = false;
+        probe = 0;
         retryAfter = TimeSpan.Zero;
         if (Volatile.Read(ref _state) == (int)CircuitState.Closed)
         {
@@ -104,7 +108,7 @@ internal sealed class CircuitController
         bool allowed;
         lock (_gate)
         {
-            allowed = TryEnterLocked(out isProbe, out retryAfter, out change);
+            allowed = TryEnterLocked(out probe, out retryAfter, out change);
         }
 
         Notify(change);
@@ -117,26 +121,26 @@ internal sealed class CircuitController
     /// <see cref="CircuitOpenBehavior.Hold"/>.
     /// </summary>
     /// <param name="cancellationToken">Stops the wait.</param>
-    /// <returns>Whether the attempt is a half-open probe.</returns>
-    public async ValueTask<bool> EnterWhenAllowedAsync(CancellationToken cancellationToken)
+    /// <returns>The attempt's probe ticket, or 0 when it is not a probe.</returns>
+    public async ValueTask<int> EnterWhenAllowedAsync(CancellationToken cancellationToken)
     {
         while (true)
         {
             CircuitStateChange? change;
             bool allowed;
-            bool isProbe;
+            int probe;
             TimeSpan retryAfter;
             Task changed;
             lock (_gate)
             {
-                allowed = TryEnterLocked(out isProbe, out retryAfter, out change);
+                allowed = TryEnterLocked(out probe, out retryAfter, out change);
                 changed = allowed ? Task.CompletedTask : (_changed ??= new(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
             }
 
             Notify(change);
             if (allowed)
             {
-                return isProbe;
+                return probe;
             }
 
             if (retryAfter <= TimeSpan.Zero)
@@ -190,27 +194,57 @@ internal sealed class CircuitController
     }
 
     /// <summary>
-    /// Gives back an attempt's entry when the attempt never ran (a gate after the breaker refused it or the run was
-    /// cancelled): a probe's slot is freed for the next attempt without deciding anything.
+    /// Ends the isolation <see cref="Isolate"/> began by letting the next attempt probe: the circuit reads as half-open at
+    /// once, one probe decides whether it closes, and the others wait (or fail) meanwhile, as after a break.
     /// </summary>
-    /// <param name="isProbe">What the entry said of the attempt.</param>
-    public void Abandon(bool isProbe)
+    public void EndIsolation()
     {
-        if (!isProbe)
+        lock (_gate)
+        {
+            if (_state != (int)CircuitState.Isolated)
+            {
+                return;
+            }
+
+            _openUntil = _time.GetTimestamp();
+            Volatile.Write(ref _state, (int)CircuitState.Open);
+            WakeLocked();
+        }
+    }
+
+    /// <summary>Gets a value indicating whether the circuit is half-open with every probe slot taken: attempts now would wait.</summary>
+    public bool ProbesTaken
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _state == (int)CircuitState.HalfOpen && _probesInFlight >= _options.HalfOpenProbes;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Gives back an attempt's entry when the attempt never ran, or ran while its caller cancelled it (a gate after the
+    /// breaker refused it, the run stopped): a probe's slot is freed for the next attempt without deciding anything.
+    /// </summary>
+    /// <param name="probe">The attempt's probe ticket, or 0.</param>
+    public void Abandon(int probe)
+    {
+        if (probe == 0)
         {
             return;
         }
 
         lock (_gate)
         {
-            _probesInFlight--;
-            WakeLocked();
+            ReleaseProbeLocked(probe);
         }
     }
 
-    private bool TryEnterLocked(out bool isProbe, out TimeSpan retryAfter, out CircuitStateChange? change)
+    private bool TryEnterLocked(out int probe, out TimeSpan retryAfter, out CircuitStateChange? change)
     {
-        isProbe = false;
+        probe = 0;
         retryAfter = TimeSpan.Zero;
         change = null;
         switch ((CircuitState)_state)
@@ -226,8 +260,9 @@ internal sealed class CircuitController
                 }
 
                 change = Transition(CircuitState.HalfOpen);
+                _probePeriod++;
                 _probesInFlight = 1;
-                isProbe = true;
+                probe = _probePeriod;
                 return true;
             case CircuitState.HalfOpen:
                 if (_probesInFlight >= _options.HalfOpenProbes)
@@ -236,7 +271,7 @@ internal sealed class CircuitController
                 }
 
                 _probesInFlight++;
-                isProbe = true;
+                probe = _probePeriod;
                 return true;
             default:
                 return false;
@@ -244,10 +279,10 @@ internal sealed class CircuitController
     }
 
     /// <summary>Records a successful attempt.</summary>
-    /// <param name="isProbe">What <see cref="TryEnter"/> said of the attempt.</param>
-    public void OnSuccess(bool isProbe)
+    /// <param name="probe">The attempt's probe ticket, or 0.</param>
+    public void OnSuccess(int probe)
     {
-        if (!isProbe && _bucketIds is null && Volatile.Read(ref _consecutiveFailures) == 0)
+        if (probe == 0 && _bucketIds is null && Volatile.Read(ref _consecutiveFailures) == 0)
         {
             return;
         }
@@ -255,13 +290,9 @@ internal sealed class CircuitController
         CircuitStateChange? change = null;
         lock (_gate)
         {
-            if (isProbe)
+            if (ReleaseProbeLocked(probe))
             {
-                _probesInFlight--;
-                if (_state == (int)CircuitState.HalfOpen)
-                {
-                    change = Transition(CircuitState.Closed);
-                }
+                change = Transition(CircuitState.Closed);
             }
             else if (_state == (int)CircuitState.Closed)
             {
@@ -274,21 +305,19 @@ internal sealed class CircuitController
     }
 
     /// <summary>Records a failed attempt.</summary>
-    /// <param name="isProbe">What <see cref="TryEnter"/> said of the attempt.</param>
+    /// <param name="probe">The attempt's probe ticket, or 0.</param>
     /// <param name="exception">The attempt's exception; <see cref="CircuitBreakerOptions.ShouldHandle"/> decides whether it counts.</param>
-    public void OnFailure(bool isProbe, Exception exception)
+    public void OnFailure(int probe, Exception exception)
     {
         var counts = _options.Counts(exception);
         CircuitStateChange? change = null;
         lock (_gate)
         {
-            if (isProbe)
+            // A failure that does not count (a cancellation, say) says nothing about the service: a probe's slot is freed
+            // and the next attempt probes instead.
+            if (ReleaseProbeLocked(probe))
             {
-                // A failure that does not count (a cancellation, say) says nothing about the service: free the
-                // probe slot and let the next attempt probe instead.
-                _probesInFlight--;
-                WakeLocked();
-                if (counts && _state == (int)CircuitState.HalfOpen)
+                if (counts)
                 {
                     change = Open();
                 }
@@ -300,6 +329,20 @@ internal sealed class CircuitController
         }
 
         Notify(change);
+    }
+
+    /// <summary>Frees a probe's slot when the probe belongs to the current half-open period.</summary>
+    /// <returns>Whether it did: the probe's outcome then decides the state.</returns>
+    private bool ReleaseProbeLocked(int probe)
+    {
+        if (probe == 0 || probe != _probePeriod || _state != (int)CircuitState.HalfOpen)
+        {
+            return false;
+        }
+
+        _probesInFlight--;
+        WakeLocked();
+        return true;
     }
 
     private static long ToTimestampTicks(TimeSpan span, TimeProvider time) =>
@@ -386,11 +429,41 @@ internal sealed class CircuitController
         _changed = null;
     }
 
+    /// <summary>Tells every listener of a state change, each in turn (<see cref="NotifyEach{TDelegate}"/>).</summary>
     private void Notify(CircuitStateChange? change)
     {
         if (change is { } value)
         {
-            Volatile.Read(ref _onChange)?.Invoke(value);
+            NotifyEach(Volatile.Read(ref _onChange), listener => listener(value));
+        }
+    }
+
+    /// <summary>
+    /// Calls every listener of <paramref name="listeners"/> in turn: one that throws does not keep the others (another
+    /// run's hooks, a cluster's report) from hearing; its exception is thrown after all have heard, to the attempt or
+    /// call that changed the state.
+    /// </summary>
+    internal static void NotifyEach<TDelegate>(TDelegate? listeners, Action<TDelegate> call)
+        where TDelegate : Delegate
+    {
+        Exception? first = null;
+        foreach (var listener in Delegate.EnumerateInvocationList(listeners))
+        {
+            try
+            {
+                call(listener);
+            }
+#pragma warning disable CA1031 // Rethrown below, once every listener has heard.
+            catch (Exception exception)
+#pragma warning restore CA1031
+            {
+                first ??= exception;
+            }
+        }
+
+        if (first is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(first);
         }
     }
 }

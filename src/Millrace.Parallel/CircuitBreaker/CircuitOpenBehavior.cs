@@ -7,7 +7,7 @@ public enum CircuitOpenBehavior
     Fail,
 
     /// <summary>
-    /// It waits, on the pipeline's clock, until the circuit lets it through: a batch that wants every item done later
+    /// It waits, on the breaker's clock, until the circuit lets it through: a batch that wants every item done later
     /// rather than failed now. The wait is outside the attempt's timeout, as every gate's is.
     /// </summary>
     Hold,

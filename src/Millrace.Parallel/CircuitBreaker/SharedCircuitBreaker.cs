@@ -20,12 +20,15 @@ public sealed class SharedCircuitBreaker
         ArgumentNullException.ThrowIfNull(options);
         var errors = new List<string>();
         options.Validate(errors);
-        ParallelOperatorOptions.ThrowIfInvalid(errors);
+        OptionsValidation.ThrowIfAny(errors, "Invalid circuit breaker options:");
         Controller = new CircuitController(options, timeProvider ?? TimeProvider.System);
-        Controller.Subscribe(change => StateChanged?.Invoke(this, change));
+        Controller.Subscribe(change => CircuitController.NotifyEach(StateChanged, handler => handler(this, change)));
     }
 
-    /// <summary>Occurs when the circuit changes state, on the thread of the attempt (or the call) that changed it.</summary>
+    /// <summary>
+    /// Occurs when the circuit changes state, on the thread of the attempt (or the call) that changed it: keep handlers
+    /// short. A handler that throws does not keep the others from hearing; its exception reaches that attempt or call.
+    /// </summary>
     public event EventHandler<CircuitStateChange>? StateChanged;
 
     /// <summary>Gets the state an attempt would find now (an open circuit whose break has ended reads as half-open).</summary>

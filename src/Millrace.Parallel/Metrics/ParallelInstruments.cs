@@ -33,7 +33,7 @@ public static class ParallelInstruments
     /// <summary>Histogram of item durations in seconds, retries included.</summary>
     public const string ItemDuration = "millrace.parallel.item.duration";
 
-    /// <summary>Gauge of the circuit state: 0 closed, 1 open, 2 half-open.</summary>
+    /// <summary>Gauge of the circuit state: 0 closed, 1 open, 2 half-open, 3 isolated (the last change of any breaker in the run's pipeline).</summary>
     public const string CircuitState = "millrace.parallel.circuit.state";
 
     /// <summary>Gauge of the adaptive concurrency limit.</summary>

@@ -18,7 +18,7 @@ internal static class ParallelMeter
     public static readonly UpDownCounter<long> InFlight = Meter.CreateUpDownCounter<long>(ParallelInstruments.ItemsInFlight, "{item}", "Items in flight.");
     public static readonly UpDownCounter<long> QueueDepth = Meter.CreateUpDownCounter<long>(ParallelInstruments.QueueDepth, "{item}", "Items read ahead and waiting for a worker.");
     public static readonly Histogram<double> Duration = Meter.CreateHistogram<double>(ParallelInstruments.ItemDuration, "s", "Item durations, retries included.");
-    public static readonly Gauge<int> CircuitState = Meter.CreateGauge<int>(ParallelInstruments.CircuitState, "{state}", "Circuit state: 0 closed, 1 open, 2 half-open.");
+    public static readonly Gauge<int> CircuitState = Meter.CreateGauge<int>(ParallelInstruments.CircuitState, "{state}", "Circuit state: 0 closed, 1 open, 2 half-open, 3 isolated.");
     public static readonly Gauge<int> ConcurrencyLimit = Meter.CreateGauge<int>(ParallelInstruments.ConcurrencyLimit, "{item}", "Adaptive concurrency limit.");
     public static readonly Counter<long> HookErrors = Meter.CreateCounter<long>(ParallelInstruments.HookErrors, "{error}", "Hook exceptions that were ignored.");
 }

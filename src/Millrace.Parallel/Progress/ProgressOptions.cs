@@ -26,7 +26,7 @@ public sealed record ProgressOptions
     {
         if (Interval <= TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Progress.Interval", "must be positive", Interval));
+            errors.Add(OptionsValidation.Describe("Progress.Interval", "must be positive", Interval));
         }
 
         if (OnProgress is null && Reporter is null)
@@ -36,7 +36,7 @@ public sealed record ProgressOptions
 
         if (Total is < 0)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Progress.Total", "must not be negative", Total));
+            errors.Add(OptionsValidation.Describe("Progress.Total", "must not be negative", Total));
         }
     }
 }

@@ -34,17 +34,17 @@ public sealed record RateLimitOptions
     {
         if (Limiter is null && PermitsPerPeriod < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("RateLimit.PermitsPerPeriod", "must be at least 1", PermitsPerPeriod));
+            errors.Add(OptionsValidation.Describe("RateLimit.PermitsPerPeriod", "must be at least 1", PermitsPerPeriod));
         }
 
         if (Period <= TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("RateLimit.Period", "must be positive", Period));
+            errors.Add(OptionsValidation.Describe("RateLimit.Period", "must be positive", Period));
         }
 
         if (Burst is < 1)
         {
-            errors.Add(ParallelOperatorOptions.Describe("RateLimit.Burst", "must be at least 1", Burst));
+            errors.Add(OptionsValidation.Describe("RateLimit.Burst", "must be at least 1", Burst));
         }
     }
 }

@@ -14,18 +14,21 @@ internal abstract class AttemptGate
 
     /// <summary>Gives back a pass this gate handed out.</summary>
     /// <param name="pass">The pass.</param>
-    /// <param name="ran">Whether the attempt ran: false when a later gate refused it or the wait was cancelled.</param>
+    /// <param name="ran">
+    /// Whether the attempt ran and its outcome says something of the service: false when a later gate refused it, a wait
+    /// was cancelled, or the attempt failed while its caller cancelled it.
+    /// </param>
     /// <param name="failure">The attempt's exception when it ran and failed; <see langword="null"/> when it succeeded.</param>
     public abstract void Exit(in GatePass pass, bool ran, Exception? failure);
 }
 
 /// <summary>What a gate hands an attempt: its permit (a lease) or its role (a probe), or the reason it was refused.</summary>
 /// <param name="Permit">What the gate gives back on exit, if anything.</param>
-/// <param name="IsProbe">For a breaker, whether the attempt is a half-open probe.</param>
+/// <param name="Probe">For a breaker, the attempt's probe ticket when it is a half-open probe; 0 when it is not.</param>
 /// <param name="Refusal">Why the attempt may not run, or <see langword="null"/> when it may.</param>
-internal readonly record struct GatePass(IDisposable? Permit, bool IsProbe, Exception? Refusal)
+internal readonly record struct GatePass(IDisposable? Permit, int Probe, Exception? Refusal)
 {
-    public static GatePass Refused(Exception refusal) => new(null, false, refusal);
+    public static GatePass Refused(Exception refusal) => new(null, 0, refusal);
 }
 
 /// <summary>

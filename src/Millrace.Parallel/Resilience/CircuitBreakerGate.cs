@@ -15,9 +15,9 @@ internal sealed class CircuitBreakerGate(CircuitController breaker, bool hold) :
 
     public override ValueTask<GatePass> EnterAsync(CancellationToken cancellationToken)
     {
-        if (breaker.TryEnter(out var isProbe, out var retryAfter))
+        if (breaker.TryEnter(out var probe, out var retryAfter))
         {
-            return new(new GatePass(null, isProbe, null));
+            return new(new GatePass(null, probe, null));
         }
 
         return hold ? HoldAsync(cancellationToken) : new(GatePass.Refused(new CircuitOpenException(retryAfter)));
@@ -27,15 +27,15 @@ internal sealed class CircuitBreakerGate(CircuitController breaker, bool hold) :
     {
         if (!ran)
         {
-            breaker.Abandon(pass.IsProbe);
+            breaker.Abandon(pass.Probe);
         }
         else if (failure is null)
         {
-            breaker.OnSuccess(pass.IsProbe);
+            breaker.OnSuccess(pass.Probe);
         }
         else
         {
-            breaker.OnFailure(pass.IsProbe, failure);
+            breaker.OnFailure(pass.Probe, failure);
         }
     }
 

@@ -34,7 +34,7 @@ internal sealed class RateLimiterGate(RateLimiter limiter, bool owned) : Attempt
     {
         if (lease.IsAcquired)
         {
-            return new GatePass(lease, false, null);
+            return new GatePass(lease, 0, null);
         }
 
         lease.Dispose();

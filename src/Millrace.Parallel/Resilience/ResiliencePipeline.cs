@@ -14,8 +14,8 @@ namespace Millrace.Parallel.Resilience;
 /// waits never count against its timeout; then the attempt's timeout; then the callback. Built by
 /// <see cref="ResiliencePipelineBuilder"/>, as Polly v8's <c>ResiliencePipeline</c> is, and, like it, thread-safe and meant
 /// to be shared: a breaker or limiter it holds is shared by everything that runs through it. Unlike Polly's, the
-/// strategies are not nested callbacks but steps of one pooled async method, so a call costs one state machine however
-/// many strategies the pipeline has. Set it as <see cref="ParallelOperatorOptions.Pipeline"/> for a run's items, or call
+/// strategies are not nested callbacks but steps of one pooled async method: an attempt that passes up to four gates
+/// without waiting allocates nothing for them (a wait, a hold or a timeout allocates what it waits on). Set it as <see cref="ParallelOperatorOptions.Pipeline"/> for a run's items, or call
 /// <see cref="ExecuteAsync{TState, TResult}"/> for a single call.
 /// </summary>
 public sealed class ResiliencePipeline
@@ -133,26 +133,27 @@ public sealed class ResiliencePipeline
                     passes.Set(entered, gates.Length, pass);
                 }
             }
-            catch (OperationCanceledException) when (token.IsCancellationRequested)
+#pragma warning disable CA1031 // A gate that throws fails the attempt as a refusal does; the retry decides.
+            catch (Exception exception)
+#pragma warning restore CA1031
             {
-                Abandon(gates, passes, entered);
-                return ItemOutcome<TResult>.Cancelled(index);
+                // A limiter backed by another machine whose call failed, one disposed under the run, a cancelled wait.
+                error = exception;
             }
 
+            TResult value = default!;
             if (error is not null)
             {
-                // Refused by a gate: the attempt never ran, and the gates it passed give back what they handed it.
-                Abandon(gates, passes, entered);
+                // Refused: the attempt never ran, and the gates it passed give back what they handed it.
+                Release(gates, passes, entered, ran: false, failure: null);
             }
             else
             {
                 try
                 {
-                    var value = _timeout is not null
+                    value = _timeout is not null
                         ? await _timeout.ExecuteAsync(body, item, token).ConfigureAwait(false)
                         : await body(item, token).ConfigureAwait(false);
-                    Exit(gates, passes, null);
-                    return ItemOutcome<TResult>.Success(index, value);
                 }
 #pragma warning disable CA1031 // The item's exception is its outcome; the caller decides whether it is thrown.
                 catch (Exception exception)
@@ -161,11 +162,18 @@ public sealed class ResiliencePipeline
                     error = exception;
                 }
 
-                Exit(gates, passes, error);
-                if (error is OperationCanceledException && token.IsCancellationRequested)
-                {
-                    return ItemOutcome<TResult>.Cancelled(index);
-                }
+                // A failure while the caller cancels says nothing of the service: the gates hear that the attempt did not run.
+                Release(gates, passes, gates.Length, ran: error is null || !token.IsCancellationRequested, error);
+            }
+
+            if (error is null)
+            {
+                return ItemOutcome<TResult>.Success(index, value);
+            }
+
+            if (error is OperationCanceledException && token.IsCancellationRequested)
+            {
+                return ItemOutcome<TResult>.Cancelled(index);
             }
 
             if (_retry is null || !_retry.ShouldRetry(retries, error, ref previousDelay, out var delay))
@@ -186,20 +194,31 @@ public sealed class ResiliencePipeline
         }
     }
 
-    private static void Exit(AttemptGate[] gates, in GatePasses passes, Exception? failure)
+    /// <summary>
+    /// Gives the first <paramref name="count"/> gates' passes back, innermost first as nested strategies would unwind (a
+    /// concurrency slot is free before the breaker hears), every one of them even when one throws (a breaker's
+    /// <c>ShouldHandle</c> or a listener of its state); the first exception is thrown after.
+    /// </summary>
+    private static void Release(AttemptGate[] gates, in GatePasses passes, int count, bool ran, Exception? failure)
     {
-        // Innermost first, as nested strategies would unwind: a concurrency slot is free before the breaker hears.
-        for (var i = gates.Length - 1; i >= 0; i--)
+        Exception? first = null;
+        for (var i = count - 1; i >= 0; i--)
         {
-            gates[i].Exit(passes[i], ran: true, failure);
+            try
+            {
+                gates[i].Exit(passes[i], ran, failure);
+            }
+#pragma warning disable CA1031 // Rethrown below, once every gate has its pass back.
+            catch (Exception exception)
+#pragma warning restore CA1031
+            {
+                first ??= exception;
+            }
         }
-    }
 
-    private static void Abandon(AttemptGate[] gates, in GatePasses passes, int entered)
-    {
-        for (var i = entered - 1; i >= 0; i--)
+        if (first is not null)
         {
-            gates[i].Exit(passes[i], ran: false, failure: null);
+            ExceptionDispatchInfo.Throw(first);
         }
     }
 }

@@ -76,7 +76,7 @@ public sealed class ResiliencePipelineBuilder
     {
         if (permitLimit < 1)
         {
-            _errors.Add(ParallelOperatorOptions.Describe("ConcurrencyLimiter.PermitLimit", "must be at least 1", permitLimit));
+            _errors.Add(OptionsValidation.Describe("ConcurrencyLimiter.PermitLimit", "must be at least 1", permitLimit));
         }
 
         return AddGate(_ => new RateLimiterGate(
@@ -114,7 +114,7 @@ public sealed class ResiliencePipelineBuilder
         Advance(Stage.Timeout, "the timeout comes last, so that it bounds one attempt and no gate's wait");
         if (timeout <= TimeSpan.Zero)
         {
-            _errors.Add(ParallelOperatorOptions.Describe("Timeout", "must be positive", timeout));
+            _errors.Add(OptionsValidation.Describe("Timeout", "must be positive", timeout));
         }
 
         _timeout = timeout;
@@ -132,7 +132,7 @@ public sealed class ResiliencePipelineBuilder
             errors.Add($"{nameof(TimeProvider)} is required.");
         }
 
-        ParallelOperatorOptions.ThrowIfInvalid(errors);
+        OptionsValidation.ThrowIfAny(errors, "Invalid resilience pipeline options:");
         var time = TimeProvider!;
         return new ResiliencePipeline(
             _retry is { MaxRetryAttempts: > 0 } retry ? new RetryStrategy(retry, time) : null,

@@ -36,8 +36,6 @@ public sealed record RetryOptions
     /// <value>Default <see langword="null"/>: <see cref="Random.Shared"/>.</value>
     public Func<double>? Randomizer { get; init; }
 
-
-
     internal bool ShouldRetry(Exception exception) =>
         ShouldHandle is { } shouldHandle ? shouldHandle(exception) : exception is not OperationCanceledException;
 
@@ -45,22 +43,22 @@ public sealed record RetryOptions
     {
         if (MaxRetryAttempts is < 0 or > 1000)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxRetryAttempts", "must be between 0 and 1000", MaxRetryAttempts));
+            errors.Add(OptionsValidation.Describe("Retry.MaxRetryAttempts", "must be between 0 and 1000", MaxRetryAttempts));
         }
 
         if (!Enum.IsDefined(BackoffType))
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.BackoffType", "is not a defined value", BackoffType));
+            errors.Add(OptionsValidation.Describe("Retry.BackoffType", "is not a defined value", BackoffType));
         }
 
         if (Delay < TimeSpan.Zero)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.Delay", "must not be negative", Delay));
+            errors.Add(OptionsValidation.Describe("Retry.Delay", "must not be negative", Delay));
         }
 
         if (MaxDelay < Delay)
         {
-            errors.Add(ParallelOperatorOptions.Describe("Retry.MaxDelay", "must be at least Retry.Delay", MaxDelay));
+            errors.Add(OptionsValidation.Describe("Retry.MaxDelay", "must be at least Retry.Delay", MaxDelay));
         }
     }
 }

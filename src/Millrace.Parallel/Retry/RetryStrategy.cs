@@ -2,7 +2,8 @@ namespace Millrace.Parallel.Retry;
 
 /// <summary>
 /// The retry step of the pipeline: decides whether a failed attempt is tried again and waits out the backoff on the
-/// run's clock. Stateless across items (each item keeps its own count and previous delay), so one serves a run.
+/// pipeline's clock. Stateless across items (each item keeps its own count and previous delay), so one serves a
+/// pipeline and every run or call that shares it.
 /// </summary>
 internal sealed class RetryStrategy(RetryOptions options, TimeProvider time)
 {

@@ -20,7 +20,7 @@ public class ClusterCircuitBreakerTests
                 silo.AddMillraceWorker<FailingHandler>("down");
             }
         });
-        var breaker = new ClusterCircuitBreakerOptions { Name = "svc", MinimumThroughput = 10, BreakDuration = TimeSpan.FromSeconds(2) };
+        var breaker = new ClusterCircuitBreakerOptions { Name = "svc", MinimumThroughput = 10, BreakDuration = TimeSpan.FromMinutes(10) };
         var options = new ClusterJobOptions { Retry = null, CircuitBreaker = breaker };
         await cluster.Jobs.SubmitAsync("probe", "down", Items("p", 10), options);
         var probe = await cluster.WatchToEndAsync("probe");
@@ -45,12 +45,12 @@ public class ClusterCircuitBreakerTests
         await cluster.LetEveryWaitPassAsync(TimeSpan.Zero);
         Assert.DoesNotContain(cluster.Behaviour.CallTimes, t => t > submitted);
 
-        // The break ends on the clock, not after two seconds of waiting: every item then runs.
+        // The break ends on the clock, not after ten minutes of waiting: a probe call, then every item, runs.
         cluster.Clock.Advance(breaker.BreakDuration);
         var work = await cluster.WatchToEndAsync("work");
         Assert.Equal(300, work.Count(o => o.Succeeded));
         var firstCall = cluster.Behaviour.CallTimes.Where(t => t > submitted).Min();
-        Assert.True(cluster.Clock.GetElapsedTime(submitted, firstCall) > TimeSpan.FromSeconds(1), "a call started while the breaker was open");
+        Assert.True(cluster.Clock.GetElapsedTime(submitted, firstCall) > TimeSpan.FromMinutes(9), "a call started while the breaker was open");
         Assert.True(work.Select(o => o.Silo).Distinct().Count() >= 2);
     }
 

@@ -135,12 +135,24 @@ public class CorruptInputTests
     }
 
     [Fact]
-    public void MaxDepth_BelowOne_IsRefusedWhereItIsSet()
+    public void InvalidOptions_AreRefusedWhereTheyAreUsed_EveryProblemAtOnce()
     {
-        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { MaxDepth = 0 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { MaxBytes = 0 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { Format = (NbtFormat)4 });
-        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtWriterOptions { Format = (NbtFormat)(-1) });
+        var invalid = new NbtReaderOptions { MaxDepth = 0, MaxBytes = 0, Format = (NbtFormat)4, SnbtSyntax = (Millrace.Nbt.Snbt.SnbtSyntax)7 };
+        var error = Assert.Throws<ArgumentException>(invalid.Validate);
+        Assert.Equal(
+            "Invalid NBT reader options:\n- Format is not an NBT flavour (was 4).\n- MaxDepth must be at least 1 (was 0).\n- MaxBytes must be at least 1 (was 0).\n- SnbtSyntax is not an SNBT syntax (was 7).",
+            error.Message);
+        byte[] empty = [10, 0, 0, 0];
+        Assert.Throws<ArgumentException>(() => NbtDocument.Read(empty, invalid));
+        Assert.Throws<ArgumentException>(() => NbtFile.Read(empty, options: invalid));
+        Assert.Throws<ArgumentException>(() => new NbtPullReader(empty, invalid));
+        Assert.Throws<ArgumentException>(() => Millrace.Nbt.Snbt.SnbtParser.Parse("{}", invalid));
+
+        var writer = new NbtWriterOptions { Format = (NbtFormat)(-1), Compression = (NbtCompression)9 };
+        Assert.Equal(
+            "Invalid NBT writer options:\n- Format is not an NBT flavour (was -1).\n- Compression is not a compression NBT files use (was 9).",
+            Assert.Throws<ArgumentException>(writer.Validate).Message);
+        Assert.Throws<ArgumentException>(() => NbtDocument.Read(empty).ToArray(writer));
     }
 
     [Theory]

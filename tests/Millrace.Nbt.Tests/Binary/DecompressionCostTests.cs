@@ -12,7 +12,7 @@ namespace Millrace.Nbt.Tests.Binary;
 /// </summary>
 public class DecompressionCostTests
 {
-    private static readonly long Bound = (NbtReaderOptions.DefaultMaxBytes * 5 / 4) + (1 << 20);
+    private static readonly long Bound = (NbtReaderConstants.MaxBytes * 5 / 4) + (1 << 20);
 
     public static TheoryData<string> FileBombs => ["gzip", "gzip whose trailer says 0 bytes", "zlib", "zlib just under the quota"];
 
@@ -20,7 +20,7 @@ public class DecompressionCostTests
     [MemberData(nameof(FileBombs))]
     public void NbtFileRead_OfABomb_CostsAtMostTheQuotaAndAQuarter(string bomb)
     {
-        var over = (int)NbtReaderOptions.DefaultMaxBytes + 1;
+        var over = (int)NbtReaderConstants.MaxBytes + 1;
         var data = bomb switch
         {
             "gzip" => Compress(CompressionCodec.Gzip, over),
@@ -38,7 +38,7 @@ public class DecompressionCostTests
     [InlineData(4)] // LZ4
     public void RegionChunk_ThatIsABomb_CostsAtMostTheQuotaAndAQuarter(byte compression)
     {
-        var payload = Compress(compression == 4 ? CompressionCodec.Lz4Block : CompressionCodec.Zlib, (int)NbtReaderOptions.DefaultMaxBytes + 1);
+        var payload = Compress(compression == 4 ? CompressionCodec.Lz4Block : CompressionCodec.Zlib, (int)NbtReaderConstants.MaxBytes + 1);
         var region = RegionFile.Load(RegionWithOneChunk(compression, payload));
 
         var allocated = Allocated(() => Assert.Equal(NbtErrorCodes.Compression, Assert.Throws<NbtFormatException>(() => region.ReadChunk(0, 0)).Code));

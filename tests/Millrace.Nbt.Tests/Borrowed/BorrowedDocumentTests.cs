@@ -306,7 +306,7 @@ public class BorrowedDocumentTests
             }
 
             // Small depth limits as well, so the run's limit checks meet the tree reader's.
-            var maxDepth = trial % 3 == 0 ? 1 + (trial % 4) : NbtReaderOptions.DefaultMaxDepth;
+            var maxDepth = trial % 3 == 0 ? 1 + (trial % 4) : NbtReaderConstants.MaxDepth;
             AgreesWithTheTreeReader(damaged, new NbtReaderOptions { Format = format, MaxDepth = maxDepth });
         }
     }

@@ -187,7 +187,7 @@ public class SnbtTests
     [Fact]
     public void Options_RefuseAnUndefinedSyntax()
     {
-        Assert.Throws<ArgumentOutOfRangeException>(() => new NbtReaderOptions { SnbtSyntax = (SnbtSyntax)7 });
+        Assert.Throws<ArgumentException>(() => SnbtParser.Parse("1b", new NbtReaderOptions { SnbtSyntax = (SnbtSyntax)7 }));
         Assert.Throws<ArgumentOutOfRangeException>(() => SnbtWriter.Write(new NbtInt(1), syntax: (SnbtSyntax)7));
     }
 

@@ -18,13 +18,13 @@ public class CircuitBreakerTests
     public void ConsecutiveFailures_OpenTheCircuit_AndASuccessInBetweenResetsTheCount()
     {
         var (breaker, changes, _) = Create(new CircuitBreakerOptions { ConsecutiveFailures = 3 });
-        breaker.OnFailure(false, new IOException());
-        breaker.OnFailure(false, new IOException());
-        breaker.OnSuccess(false);
-        breaker.OnFailure(false, new IOException());
-        breaker.OnFailure(false, new IOException());
+        breaker.OnFailure(0, new IOException());
+        breaker.OnFailure(0, new IOException());
+        breaker.OnSuccess(0);
+        breaker.OnFailure(0, new IOException());
+        breaker.OnFailure(0, new IOException());
         Assert.Equal(CircuitState.Closed, breaker.State);
-        breaker.OnFailure(false, new IOException());
+        breaker.OnFailure(0, new IOException());
         Assert.Equal(CircuitState.Open, breaker.State);
         Assert.False(breaker.TryEnter(out _, out var retryAfter));
         Assert.Equal(TimeSpan.FromSeconds(5), retryAfter);
@@ -35,12 +35,12 @@ public class CircuitBreakerTests
     public void AfterTheBreak_OneProbeDecides()
     {
         var (breaker, changes, time) = Create(new CircuitBreakerOptions { ConsecutiveFailures = 1, BreakDuration = TimeSpan.FromSeconds(10) });
-        breaker.OnFailure(false, new IOException());
+        breaker.OnFailure(0, new IOException());
         time.Advance(TimeSpan.FromSeconds(9));
         Assert.False(breaker.TryEnter(out _, out _));
         time.Advance(TimeSpan.FromSeconds(1));
         Assert.True(breaker.TryEnter(out var probe, out _));
-        Assert.True(probe);
+        Assert.NotEqual(0, probe);
         Assert.Equal(CircuitState.HalfOpen, breaker.State);
         Assert.False(breaker.TryEnter(out _, out _));
 
@@ -59,13 +59,13 @@ public class CircuitBreakerTests
     public void CancelledProbe_FreesTheProbeSlotWithoutDeciding()
     {
         var (breaker, _, time) = Create(new CircuitBreakerOptions { ConsecutiveFailures = 1 });
-        breaker.OnFailure(false, new IOException());
+        breaker.OnFailure(0, new IOException());
         time.Advance(TimeSpan.FromSeconds(5));
         Assert.True(breaker.TryEnter(out var probe, out _));
         breaker.OnFailure(probe, new OperationCanceledException());
         Assert.Equal(CircuitState.HalfOpen, breaker.State);
         Assert.True(breaker.TryEnter(out probe, out _));
-        Assert.True(probe);
+        Assert.NotEqual(0, probe);
     }
 
     [Fact]
@@ -74,19 +74,19 @@ public class CircuitBreakerTests
         var (breaker, _, time) = Create(new CircuitBreakerOptions { FailureRatio = 0.5, MinimumThroughput = 10, SamplingDuration = TimeSpan.FromSeconds(10) });
         for (var i = 0; i < 4; i++)
         {
-            breaker.OnSuccess(false);
-            breaker.OnFailure(false, new IOException());
+            breaker.OnSuccess(0);
+            breaker.OnFailure(0, new IOException());
         }
 
         Assert.Equal(CircuitState.Closed, breaker.State);
         time.Advance(TimeSpan.FromSeconds(11));
-        breaker.OnSuccess(false);
-        breaker.OnFailure(false, new IOException());
+        breaker.OnSuccess(0);
+        breaker.OnFailure(0, new IOException());
         Assert.Equal(CircuitState.Closed, breaker.State);
         for (var i = 0; i < 4; i++)
         {
-            breaker.OnSuccess(false);
-            breaker.OnFailure(false, new IOException());
+            breaker.OnSuccess(0);
+            breaker.OnFailure(0, new IOException());
         }
 
         Assert.Equal(CircuitState.Open, breaker.State);

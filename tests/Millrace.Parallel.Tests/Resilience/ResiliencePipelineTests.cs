@@ -150,7 +150,7 @@ public class ResiliencePipelineTests
     {
         var time = new ManualTimeProvider();
         var breaker = new SharedCircuitBreaker(new CircuitBreakerOptions { ConsecutiveFailures = 1, BreakDuration = TimeSpan.FromSeconds(5) }, time);
-        breaker.Controller.OnFailure(false, new IOException());
+        breaker.Controller.OnFailure(0, new IOException());
         Assert.Equal(CircuitState.Open, breaker.State);
         time.Advance(TimeSpan.FromSeconds(5));
         Assert.Equal(CircuitState.HalfOpen, breaker.State);
@@ -165,12 +165,84 @@ public class ResiliencePipelineTests
         using var full = new ConcurrencyLimiter(new ConcurrencyLimiterOptions { PermitLimit = 1, QueueLimit = 0 });
         using var held = full.AttemptAcquire();
         var pipeline = new ResiliencePipelineBuilder { TimeProvider = time }.AddCircuitBreaker(breaker).AddRateLimiter(full).Build();
-        breaker.Controller.OnFailure(false, new IOException());
+        breaker.Controller.OnFailure(0, new IOException());
         time.Advance(TimeSpan.FromSeconds(1));
 
         await Assert.ThrowsAsync<RateLimitRejectedException>(() => pipeline.ExecuteAsync(_ => ValueTask.CompletedTask, CancellationToken.None).AsTask());
         Assert.True(breaker.Controller.TryEnter(out var isProbe, out _));
-        Assert.True(isProbe);
+        Assert.NotEqual(0, isProbe);
+    }
+
+    [Fact]
+    public async Task AGateThatThrows_FailsTheAttempt_AndTheGatesBeforeItGiveBackWhatTheyHandedOut()
+    {
+        // A half-open probe, then a limiter whose permits come from a machine that cannot be reached: the attempt fails
+        // with the limiter's error, which the retry judges, and the probe slot is free for the next attempt.
+        var time = new ManualTimeProvider();
+        var breaker = new SharedCircuitBreaker(new CircuitBreakerOptions { ConsecutiveFailures = 1, BreakDuration = TimeSpan.FromSeconds(1) }, time);
+        using var unreachable = new ThrowingLimiter();
+        var pipeline = new ResiliencePipelineBuilder { TimeProvider = time }
+            .AddRetry(new RetryOptions { MaxRetryAttempts = 2, Delay = TimeSpan.Zero, ShouldHandle = e => e is not TimeoutException })
+            .AddCircuitBreaker(breaker)
+            .AddRateLimiter(unreachable)
+            .Build();
+        breaker.Controller.OnFailure(0, new IOException());
+        time.Advance(TimeSpan.FromSeconds(1));
+
+        await Assert.ThrowsAsync<TimeoutException>(() => pipeline.ExecuteAsync(_ => ValueTask.CompletedTask, CancellationToken.None).AsTask());
+        Assert.Equal(1, unreachable.Calls);
+        Assert.True(breaker.Controller.TryEnter(out var probe, out _));
+        Assert.NotEqual(0, probe);
+    }
+
+    [Fact]
+    public async Task AFailureWhileTheCallerCancels_DoesNotCountAgainstTheCircuit()
+    {
+        var breaker = new SharedCircuitBreaker(new CircuitBreakerOptions { ConsecutiveFailures = 1 });
+        var pipeline = new ResiliencePipelineBuilder().AddCircuitBreaker(breaker).Build();
+        using var cancel = new CancellationTokenSource();
+        await Assert.ThrowsAsync<IOException>(() => pipeline.ExecuteAsync(
+            async _ =>
+            {
+                await cancel.CancelAsync();
+                throw new IOException("the connection closed as the caller left");
+            },
+            cancel.Token).AsTask());
+        Assert.Equal(CircuitState.Closed, breaker.State);
+    }
+
+    [Fact]
+    public void AProbeFromAnEarlierHalfOpenPeriod_NeitherFreesNorDecidesTheCurrentOne()
+    {
+        var time = new ManualTimeProvider();
+        var breaker = new SharedCircuitBreaker(new CircuitBreakerOptions { ConsecutiveFailures = 1, BreakDuration = TimeSpan.FromSeconds(1) }, time);
+        breaker.Controller.OnFailure(0, new IOException());
+        time.Advance(TimeSpan.FromSeconds(1));
+        Assert.True(breaker.Controller.TryEnter(out var stale, out _));
+
+        // Isolated and let out again while that probe still runs: a new period, with a probe of its own.
+        breaker.Isolate();
+        breaker.Controller.EndIsolation();
+        Assert.Equal(CircuitState.HalfOpen, breaker.State);
+        Assert.True(breaker.Controller.TryEnter(out var current, out _));
+        Assert.NotEqual(stale, current);
+
+        breaker.Controller.OnSuccess(stale);
+        Assert.Equal(CircuitState.HalfOpen, breaker.State);
+        Assert.False(breaker.Controller.TryEnter(out _, out _));
+        breaker.Controller.OnSuccess(current);
+        Assert.Equal(CircuitState.Closed, breaker.State);
+    }
+
+    [Fact]
+    public void AListenerThatThrows_DoesNotKeepTheOthersFromHearing()
+    {
+        var breaker = new SharedCircuitBreaker(new CircuitBreakerOptions { ConsecutiveFailures = 1 });
+        var heard = 0;
+        breaker.StateChanged += (_, _) => throw new InvalidOperationException("a careless listener");
+        breaker.StateChanged += (_, _) => heard++;
+        Assert.Throws<InvalidOperationException>(breaker.Isolate);
+        Assert.Equal((1, CircuitState.Isolated), (heard, breaker.State));
     }
 
     [Fact]
@@ -232,6 +304,24 @@ public class ResiliencePipelineTests
         int current;
         while ((current = Volatile.Read(ref target)) < value && Interlocked.CompareExchange(ref target, value, current) != current)
         {
+        }
+    }
+
+    /// <summary>A limiter whose permits come from somewhere that cannot be reached: every wait fails.</summary>
+    private sealed class ThrowingLimiter : RateLimiter
+    {
+        public int Calls;
+
+        public override TimeSpan? IdleDuration => null;
+
+        public override RateLimiterStatistics? GetStatistics() => null;
+
+        protected override RateLimitLease AttemptAcquireCore(int permitCount) => throw new TimeoutException("the limit's grain did not answer");
+
+        protected override ValueTask<RateLimitLease> AcquireAsyncCore(int permitCount, CancellationToken cancellationToken)
+        {
+            Calls++;
+            return ValueTask.FromException<RateLimitLease>(new TimeoutException("the limit's grain did not answer"));
         }
     }
 }
