@@ -68,5 +68,5 @@ public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
     /// <param name="file">The file the failure is about.</param>
     /// <param name="exception">The failure: bad input or an I/O error.</param>
     internal void Report(string file, Exception exception) =>
-        ReportError(file, CliErrors.From(exception) ?? new Millrace.Error("error", exception.Message));
+        ReportError(file, CliErrors.Describe(exception));
 }

@@ -18,7 +18,7 @@ internal static class CliInput
 
         if (Directory.Exists(path))
         {
-            console.ReportError(path, new Millrace.Error("io.open", "The input is a folder; name a file."));
+            console.ReportError(path, new Millrace.Error(CliErrorCodes.Open, "The input is a folder; name a file."));
             stream = Stream.Null;
             return false;
         }
@@ -36,10 +36,9 @@ internal static class CliInput
         }
     }
 
-    /// <summary>Keeps standard input open when the command disposes what it read.</summary>
     /// <summary>
-    /// Reads a whole input, at most <paramref name="maxBytes"/> of it: a device such as <c>/dev/zero</c> or a pipe that
-    /// never ends is refused at the limit instead of filling memory. Failures are reported in one line.
+    /// Reads a whole input, at most <paramref name="maxBytes"/> of it (<see cref="ReadAllBytesAsync"/>). Failures are
+    /// reported in one line.
     /// </summary>
     /// <returns>The bytes, or <see langword="null"/> after reporting why not.</returns>
     public static async Task<byte[]?> ReadAllAsync(string path, CliConsole console, long maxBytes, CancellationToken cancellationToken)
@@ -51,21 +50,41 @@ internal static class CliInput
 
         await using (stream)
         {
-            using var buffer = new PooledBufferWriter(16 * 1024);
-            int read;
-            while ((read = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken)) > 0)
+            try
             {
-                buffer.Advance(read);
-                if (buffer.WrittenCount > maxBytes)
-                {
-                    console.ReportError(path, new Millrace.Error("io.too-large", string.Create(System.Globalization.CultureInfo.InvariantCulture, $"The input is larger than the limit of {maxBytes} bytes.")));
-                    return null;
-                }
+                return await ReadAllBytesAsync(stream, maxBytes, cancellationToken);
             }
-
-            return buffer.ToArray();
+            catch (MillraceException exception)
+            {
+                console.ReportError(path, exception.Error);
+                return null;
+            }
         }
     }
+
+    /// <summary>
+    /// Reads a whole stream, at most <paramref name="maxBytes"/> of it: the one policy for every input read whole, a
+    /// verb's or a batch's file, so that a device such as <c>/dev/zero</c>, a pipe that never ends or a file larger than
+    /// its format's reader would accept is refused at the limit instead of filling memory.
+    /// </summary>
+    /// <exception cref="CliException">The input is larger than the limit (<see cref="CliErrorCodes.TooLarge"/>).</exception>
+    public static async Task<byte[]> ReadAllBytesAsync(Stream stream, long maxBytes, CancellationToken cancellationToken)
+    {
+        using var buffer = new PooledBufferWriter(16 * 1024);
+        int read;
+        while ((read = await stream.ReadAsync(buffer.GetMemory(16 * 1024), cancellationToken)) > 0)
+        {
+            buffer.Advance(read);
+            if (buffer.WrittenCount > maxBytes)
+            {
+                throw new CliException(CliErrorCodes.TooLarge, string.Create(System.Globalization.CultureInfo.InvariantCulture, $"The input is larger than the limit of {maxBytes} bytes."));
+            }
+        }
+
+        return buffer.ToArray();
+    }
+
+    /// <summary>Keeps standard input open when the command disposes what it read.</summary>
 
     private sealed class NonClosingStream(Stream inner) : Stream
     {

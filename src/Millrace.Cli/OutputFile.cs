@@ -20,28 +20,49 @@ internal static partial class OutputFile
 
     /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>, reporting a failure in one line.</summary>
     /// <returns><see langword="true"/> when written.</returns>
-    public static async Task<bool> TryWriteAsync(string path, ReadOnlyMemory<byte> bytes, CliConsole console, CancellationToken cancellationToken)
+    public static Task<bool> TryWriteAsync(string path, ReadOnlyMemory<byte> bytes, CliConsole console, CancellationToken cancellationToken) =>
+        TryWriteAsync(path, stream => stream.Write(bytes.Span), path, console, cancellationToken);
+
+    /// <summary>
+    /// Writes to <paramref name="path"/> what <paramref name="write"/> produces, as it produces it, reporting a failure in
+    /// one line: the output's (an output refused, a write that failed) against <paramref name="path"/>, and the
+    /// producer's (a value the output format cannot carry) against <paramref name="input"/>, the file it came from.
+    /// </summary>
+    /// <returns><see langword="true"/> when written.</returns>
+    public static async Task<bool> TryWriteAsync(string path, Action<Stream> write, string input, CliConsole console, CancellationToken cancellationToken)
     {
         try
         {
-            await WriteAsync(path, bytes, console, cancellationToken);
+            await WriteAsync(path, write, console, cancellationToken);
             return true;
         }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or CliException)
         {
-            console.ReportError(path, CliErrors.From(exception)!);
-            return false;
+            console.Report(path, exception);
         }
+        catch (Exception exception) when (exception is ArgumentException or MillraceException)
+        {
+            console.Report(input, exception);
+        }
+
+        return false;
     }
 
-    /// <summary>Writes <paramref name="bytes"/> to <paramref name="path"/>.</summary>
-    /// <exception cref="CliOutputException">The path is a folder or a special file, or its folder does not exist.</exception>
+    /// <summary>
+    /// Writes to <paramref name="path"/> what <paramref name="write"/> produces, as it produces it: into a temporary file
+    /// that replaces the target only when all of it is written, so a failure part-way (the producer's or the disk's)
+    /// leaves the target as it was and no temporary file behind. For <c>-</c>, to standard output after a first pass to
+    /// nowhere: standard output cannot be taken back, so a value the format refuses is met before anything is printed
+    /// (the work twice, the memory once).
+    /// </summary>
+    /// <exception cref="CliException">The path is a folder or a special file, or its folder does not exist.</exception>
     /// <exception cref="IOException">The write failed.</exception>
-    public static async Task WriteAsync(string path, ReadOnlyMemory<byte> bytes, CliConsole console, CancellationToken cancellationToken)
+    public static async Task WriteAsync(string path, Action<Stream> write, CliConsole console, CancellationToken cancellationToken)
     {
         if (path == "-")
         {
-            await console.Output.WriteAsync(bytes, cancellationToken);
+            write(Stream.Null);
+            write(console.Output);
             await console.Output.FlushAsync(cancellationToken);
             return;
         }
@@ -52,14 +73,16 @@ internal static partial class OutputFile
         var temporary = Path.Combine(directory, string.Create(CultureInfo.InvariantCulture, $".{Path.GetFileName(target)}.{Environment.ProcessId}@{ThisHost}{TemporarySuffix}"));
         try
         {
-            await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.Asynchronous))
+            await using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 64 * 1024))
             {
-                await stream.WriteAsync(bytes, cancellationToken);
+                cancellationToken.ThrowIfCancellationRequested();
+                write(stream);
 
                 // On disk before the rename, so a crash after it cannot leave a renamed but empty file.
                 stream.Flush(flushToDisk: true);
             }
 
+            cancellationToken.ThrowIfCancellationRequested();
             File.Move(temporary, target, overwrite: true);
         }
         finally
@@ -90,7 +113,7 @@ internal static partial class OutputFile
         var full = Path.GetFullPath(path);
         if (Directory.Exists(full))
         {
-            throw new CliOutputException("The output is a folder; name a file.");
+            throw new CliException(CliErrorCodes.Output, "The output is a folder; name a file.");
         }
 
         // A link is written through: its target is replaced, the link stays.
@@ -101,12 +124,12 @@ internal static partial class OutputFile
 
         if (!Directory.Exists(Path.GetDirectoryName(full)))
         {
-            throw new CliOutputException("The output's folder does not exist.");
+            throw new CliException(CliErrorCodes.Output, "The output's folder does not exist.");
         }
 
         if (File.Exists(full) && !FileKind.IsRegularFile(full))
         {
-            throw new CliOutputException("The output is a device, pipe or socket, not a regular file; refusing to replace it (use - for standard output).");
+            throw new CliException(CliErrorCodes.Output, "The output is a device, pipe or socket, not a regular file; refusing to replace it (use - for standard output).");
         }
 
         return full;

@@ -6,7 +6,7 @@ namespace Millrace.Cli.Tests;
 /// <summary>What the READMEs promise, checked where a test can: every sample they list exists, every command line they show parses.</summary>
 public sealed partial class ReadmeClaimsTests
 {
-    private static readonly string Root = FindRoot();
+    private static readonly string Root = RepositoryRoot.Path;
 
     public static TheoryData<string> CliExamples()
     {
@@ -116,19 +116,6 @@ public sealed partial class ReadmeClaimsTests
         }
 
         return words;
-    }
-
-    private static string FindRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Millrace.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new InvalidOperationException("The repository root (Millrace.slnx) is not above the test's folder.");
     }
 
     [GeneratedRegex("```sh\\n(.*?)```", RegexOptions.Singleline)]

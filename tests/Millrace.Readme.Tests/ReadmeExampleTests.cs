@@ -11,7 +11,7 @@ public partial class ReadmeExampleTests
     [Fact]
     public void EveryCSharpBlock_IsCompiledHere()
     {
-        var root = FindRoot();
+        var root = RepositoryRoot.Path;
         var readmes = Directory.GetFiles(Path.Combine(root, "src"), "README.md", SearchOption.AllDirectories).Append(Path.Combine(root, "README.md"));
         var blocks = readmes.Sum(readme => CSharpBlock().Count(File.ReadAllText(readme)));
         var compiled = typeof(ReadmeExampleTests).Assembly.GetTypes().Count(t => t.Namespace?.StartsWith("ReadmeSnippets.", StringComparison.Ordinal) == true && t.Name == "Example");
@@ -21,25 +21,12 @@ public partial class ReadmeExampleTests
     [Fact]
     public void EveryLibraryReadme_HasAnExample()
     {
-        var root = FindRoot();
+        var root = RepositoryRoot.Path;
         foreach (var module in new[] { "Core", "Json", "Nbt", "Compact", "Parallel", "Cluster" })
         {
             var readme = File.ReadAllText(Path.Combine(root, "src", "Millrace." + module, "README.md"));
             Assert.True(CSharpBlock().IsMatch(readme), $"src/Millrace.{module}/README.md has no ```csharp example");
         }
-    }
-
-    private static string FindRoot()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Millrace.slnx")))
-            {
-                return directory.FullName;
-            }
-        }
-
-        throw new DirectoryNotFoundException("The repository root (Millrace.slnx) was not found above the test's output.");
     }
 
     [GeneratedRegex(@"^```csharp\s*$", RegexOptions.Multiline)]

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using Millrace.Cli.Cluster;
 using Millrace.Cli.Formats;
+using Millrace.Compact;
 using Millrace.Compact.Schema;
 using Millrace.Nbt;
 
@@ -127,7 +128,7 @@ internal static class BatchCommands
         }
         catch (FormatException exception)
         {
-            console.ReportError(path, new Error("compact.schema", exception.Message));
+            console.ReportError(path, new Error(CompactErrorCodes.Schema, exception.Message));
             return null;
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)

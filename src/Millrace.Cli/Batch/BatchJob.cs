@@ -51,14 +51,14 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
     {
         if (!Directory.Exists(_input))
         {
-            console.ReportError(inputDirectory, new Error("io.open", "The folder does not exist."));
+            console.ReportError(inputDirectory, new Error(CliErrorCodes.Open, "The folder does not exist."));
             return ExitCodes.BadInput;
         }
 
         if (File.Exists(_output))
         {
             // Said once, rather than once for every file whose output it would have held.
-            console.ReportError(outputDirectory, new Error("io.output", FileKind.IsRegularFile(_output) ? "The output folder is a file." : "The output folder is a device, pipe or socket."));
+            console.ReportError(outputDirectory, new Error(CliErrorCodes.Output, FileKind.IsRegularFile(_output) ? "The output folder is a file." : "The output folder is a device, pipe or socket."));
             return ExitCodes.BadInput;
         }
 
@@ -149,7 +149,7 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         var results = new List<ItemResult<string>>(work.Count);
         foreach (var (item, index) in work.Select((item, index) => (item, index)).Where(w => w.item.CollidesWith is not null))
         {
-            results.Add(new ItemResult<string>(index, Result<string>.Failure(new Error("batch.collision", $"Its output {item.OutputPath} is also the output of {item.CollidesWith}; rename one of them."))));
+            results.Add(new ItemResult<string>(index, Result<string>.Failure(item.Collision!)));
         }
 
         var ran = await runner([.. sent.Select(w => (w.item.Path, w.item.Format, w.item.OutputPath))], display, () => Interlocked.Increment(ref _converted), cancellationToken);
@@ -184,9 +184,9 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
 
     private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
     {
-        if (item.CollidesWith is { } other)
+        if (item.Collision is { } collision)
         {
-            throw new InvalidOperationException($"Its output {item.OutputPath} is also the output of {other}; rename one of them.");
+            throw new CliException(collision);
         }
 
         await FileConversion.ConvertAsync(item.Path, item.Format, item.OutputPath, settings, console, cancellationToken);
@@ -197,5 +197,10 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
     private sealed record BatchItem(string Path, FileFormatKind Format, string OutputPath)
     {
         public string? CollidesWith { get; init; }
+
+        /// <summary>Gets the failure of a file whose output is another's: the same error however the batch runs.</summary>
+        public Error? Collision => CollidesWith is { } other
+            ? new Error(CliErrorCodes.Collision, $"Its output {OutputPath} is also the output of {other}; rename one of them.")
+            : null;
     }
 }

@@ -8,10 +8,11 @@ internal static class FileConversion
 {
     /// <summary>
     /// Whether a failed conversion is worth another try: an I/O failure that may pass (a busy or briefly unreachable
-    /// file), not a missing input or folder, nor an output the tool refuses; bad data fails the same way every time.
+    /// file), not a missing input or folder; an output the tool refuses (a <see cref="CliException"/>) and bad data fail
+    /// the same way every time.
     /// </summary>
     public static bool IsTransient(Exception exception) =>
-        exception is IOException and not (FileNotFoundException or DirectoryNotFoundException or CliOutputException);
+        exception is IOException and not (FileNotFoundException or DirectoryNotFoundException);
 
     /// <summary>Reads <paramref name="input"/>, converts it, and writes <paramref name="output"/> (its folder created).</summary>
     /// <exception cref="MillraceException">The input is bad; the error is located in it.</exception>
@@ -22,14 +23,19 @@ internal static class FileConversion
         // run where no cancellation reaches (opening a pipe that has no writer).
         if (!FileKind.IsRegularFile(input))
         {
-            throw new MillraceException(new Error("io.open", "It is a device, pipe or socket, not a regular file."));
+            throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
         }
 
-        var bytes = await File.ReadAllBytesAsync(input, cancellationToken);
-        byte[] converted;
+        byte[] bytes;
+        await using (var stream = new FileStream(input, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan | FileOptions.Asynchronous))
+        {
+            bytes = await CliInput.ReadAllBytesAsync(stream, FileFormats.MaxInputBytes(format), cancellationToken);
+        }
+
+        FileValue value;
         try
         {
-            converted = FileFormats.Convert(bytes, format, settings);
+            value = FileFormats.Read(bytes, format, settings);
         }
         catch (System.Text.Json.JsonException exception)
         {
@@ -38,6 +44,6 @@ internal static class FileConversion
         }
 
         Directory.CreateDirectory(Path.GetDirectoryName(output)!);
-        await OutputFile.WriteAsync(output, converted, console, cancellationToken);
+        await OutputFile.WriteAsync(output, stream => FileFormats.Write(value, settings, stream), console, cancellationToken);
     }
 }

@@ -24,9 +24,6 @@ internal static class ClusterCommands
     public const string NotInThisBuild = "millrace: this build of millrace (NativeAOT) has no cluster support: Orleans is not trim-safe. Install the .NET tool (dotnet tool install Millrace.Cli) for 'cluster' and 'batch convert --cluster'.";
 
 #if MILLRACE_CLUSTER
-    /// <summary>Whether this build has the cluster verbs.</summary>
-    public const bool Available = true;
-
     public static Command Create(CliConsole console)
     {
         var cluster = new Command("cluster", "Run conversions across machines: host worker silos, follow cluster jobs.");
@@ -100,7 +97,7 @@ internal static class ClusterCommands
             var taken = !ClusterConnection.IsFree(siloPort) ? siloPort : !ClusterConnection.IsFree(gateway) ? gateway : 0;
             if (taken != 0)
             {
-                throw new OrleansException(string.Create(CultureInfo.InvariantCulture, $"Port {taken} of {advertised} is taken: choose others with --port and --gateway-port."));
+                throw new CliException(CliErrorCodes.Cluster, string.Create(CultureInfo.InvariantCulture, $"Port {taken} of {advertised} is taken: choose others with --port and --gateway-port."));
             }
             var primary = redisEndpoint is null && siloPort == ClusterConnection.PrimarySiloPort;
             var folder = Path.GetFullPath(parsed.GetValue(storage) ?? Path.Combine(ClusterConnection.MachineFolder(), "cluster"));
@@ -141,7 +138,7 @@ internal static class ClusterCommands
             }
             catch (Exception exception) when (ClusterConnection.IsAddressInUse(exception))
             {
-                throw new OrleansException($"Port {siloPort} or {gateway} of {advertised} is taken: choose others with --port and --gateway-port.", exception);
+                throw new CliException(CliErrorCodes.Cluster, $"Port {siloPort} or {gateway} of {advertised} is taken: choose others with --port and --gateway-port.");
             }
 
             await using (var output = console.CreateTextOutput())
@@ -202,9 +199,6 @@ internal static class ClusterCommands
         return command;
     }
 #else
-    /// <summary>Whether this build has the cluster verbs.</summary>
-    public const bool Available = false;
-
     /// <summary>A stand-in that takes whatever follows <c>cluster</c> and says the verbs are not in this build.</summary>
     public static Command Create(CliConsole console)
     {

@@ -205,10 +205,10 @@ internal static class ClusterConnection
             // out, which a loaded machine can delay past the connect timeout: what went wrong is then asked directly.
             if (address.Redis is { } redis && !await AcceptsConnectionsAsync(redis, cancellationToken))
             {
-                throw new TimeoutException($"No Redis answered at {redis} within {ConnectTimeout.TotalSeconds:0} s.");
+                throw new CliException(CliErrorCodes.Cluster, $"No Redis answered at {redis} within {ConnectTimeout.TotalSeconds:0} s.");
             }
 
-            throw new TimeoutException($"No silo answered at {address} within {ConnectTimeout.TotalSeconds:0} s.");
+            throw new CliException(CliErrorCodes.Cluster, $"No silo answered at {address} within {ConnectTimeout.TotalSeconds:0} s.");
         }
         catch (RedisConnectionException exception)
         {
@@ -254,8 +254,8 @@ internal static class ClusterConnection
     /// <param name="redis">The Redis.</param>
     /// <param name="exception">The client library's error, whose message is a page of the connection's state: what the user needs is where and what failed.</param>
     /// <returns>The error, as the tool reports a cluster it cannot reach.</returns>
-    public static TimeoutException RedisUnreachable(IPEndPoint redis, RedisConnectionException exception) =>
-        new($"No Redis answered at {redis} ({exception.FailureType}).", exception);
+    public static CliException RedisUnreachable(IPEndPoint redis, RedisConnectionException exception) =>
+        new(CliErrorCodes.Cluster, $"No Redis answered at {redis} ({exception.FailureType}).");
 
     /// <summary>Whether <paramref name="exception"/> comes from binding a port something else holds (Orleans wraps the socket's error).</summary>
     public static bool IsAddressInUse(Exception exception)

@@ -49,7 +49,7 @@ internal static class CompactCommands
 
         if (bytes.Length == 0)
         {
-            console.ReportError(path, new Error("compact.dictionary", "The dictionary file is empty."));
+            console.ReportError(path, new Error(CliErrorCodes.CompactDictionary, "The dictionary file is empty."));
             return (false, null);
         }
 
@@ -75,7 +75,7 @@ internal static class CompactCommands
             var name = parsed.GetValue(input)!;
             if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set
                 || await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
-                || await ReadAllAsync(name, console, cancellationToken) is not { } json)
+                || await ReadAllAsync(name, FileFormatKind.Json, console, cancellationToken) is not { } json)
             {
                 return ExitCodes.BadInput;
             }
@@ -100,7 +100,7 @@ internal static class CompactCommands
             }
             catch (Exception exception) when (exception is KeyNotFoundException or NotSupportedException)
             {
-                console.ReportError(name, new Error("compact.encode", exception.Message));
+                console.ReportError(name, new Error(CliErrorCodes.CompactEncode, exception.Message));
             }
 
             return ExitCodes.BadInput;
@@ -119,7 +119,7 @@ internal static class CompactCommands
             var name = parsed.GetValue(input)!;
             if (await LoadSchemaAsync(parsed.GetValue(schema)!, console, cancellationToken) is not { } set
                 || await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
-                || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
+                || await ReadAllAsync(name, FileFormatKind.Compact, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
@@ -156,7 +156,7 @@ internal static class CompactCommands
         {
             var name = parsed.GetValue(input)!;
             if (await LoadDictionaryAsync(parsed.GetValue(dictionary), console, cancellationToken) is not (true, var zstdDictionary)
-                || await ReadAllAsync(name, console, cancellationToken) is not { } frame)
+                || await ReadAllAsync(name, FileFormatKind.Compact, console, cancellationToken) is not { } frame)
             {
                 return ExitCodes.BadInput;
             }
@@ -245,7 +245,7 @@ internal static class CompactCommands
                 }
                 catch (KeyNotFoundException exception)
                 {
-                    console.ReportError(name, new Error("compact.encode", exception.Message));
+                    console.ReportError(name, new Error(CliErrorCodes.CompactEncode, exception.Message));
                 }
 
                 return ExitCodes.BadInput;
@@ -300,7 +300,7 @@ internal static class CompactCommands
                     }
                     catch (KeyNotFoundException exception)
                     {
-                        console.ReportError(name, new Error("compact.encode", exception.Message));
+                        console.ReportError(name, new Error(CliErrorCodes.CompactEncode, exception.Message));
                         return ExitCodes.BadInput;
                     }
                 }
@@ -314,7 +314,7 @@ internal static class CompactCommands
             catch (ArgumentException exception)
             {
                 var reason = exception.InnerException?.Message ?? exception.Message;
-                console.ReportError(parsed.GetValue(inputs)![0], new Error("compact.train", $"zstd could not train a dictionary on {samples.Count} sample record(s): {reason} (zstd wants hundreds)."));
+                console.ReportError(parsed.GetValue(inputs)![0], new Error(CliErrorCodes.CompactTrain, $"zstd could not train a dictionary on {samples.Count} sample record(s): {reason} (zstd wants hundreds)."));
                 return ExitCodes.BadInput;
             }
 
@@ -357,7 +357,7 @@ internal static class CompactCommands
 
     private static async Task<JsonDocument?> LoadAsync(string inputPath, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await ReadAllAsync(inputPath, console, cancellationToken) is not { } bytes)
+        if (await ReadAllAsync(inputPath, FileFormatKind.Json, console, cancellationToken) is not { } bytes)
         {
             return null;
         }
@@ -375,7 +375,7 @@ internal static class CompactCommands
 
     private static async Task<CompactSchemaSet?> LoadSchemaAsync(string path, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await ReadAllAsync(path, console, cancellationToken) is not { } bytes)
+        if (await ReadAllAsync(path, FileFormatKind.Json, console, cancellationToken) is not { } bytes)
         {
             return null;
         }
@@ -386,12 +386,12 @@ internal static class CompactCommands
         }
         catch (FormatException exception)
         {
-            console.ReportError(path, new Error("compact.schema", exception.Message));
+            console.ReportError(path, new Error(CompactErrorCodes.Schema, exception.Message));
             return null;
         }
     }
 
     // A frame is at most its header and a body of the default limit; a schema or JSON input, the same.
-    private static Task<byte[]?> ReadAllAsync(string path, CliConsole console, CancellationToken cancellationToken) =>
-        CliInput.ReadAllAsync(path, console, CompactLimitsConstants.MaxBodyLength + 16L, cancellationToken);
+    private static Task<byte[]?> ReadAllAsync(string path, FileFormatKind format, CliConsole console, CancellationToken cancellationToken) =>
+        CliInput.ReadAllAsync(path, console, FileFormats.MaxInputBytes(format), cancellationToken);
 }

@@ -37,6 +37,19 @@ internal static class FileFormats
         _ => ".mrc",
     };
 
+    /// <summary>
+    /// The most bytes of an input in <paramref name="format"/> the tool reads, whichever verb reads it: what that format's
+    /// reader accepts. NBT and SNBT: the tree's byte quota (<see cref="NbtReaderConstants.MaxBytes"/>); JSON and compact
+    /// frames: the compact body limit (<see cref="CompactLimitsConstants.MaxBodyLength"/>), a frame with room for its
+    /// header (version, flags, a type id of up to five bytes) and a compressed body's few bytes of growth.
+    /// </summary>
+    public static long MaxInputBytes(FileFormatKind format) => format switch
+    {
+        FileFormatKind.Nbt or FileFormatKind.Snbt => NbtReaderConstants.MaxBytes,
+        FileFormatKind.Json => CompactLimitsConstants.MaxBodyLength,
+        _ => CompactLimitsConstants.MaxBodyLength + 16L,
+    };
+
     /// <summary>Whether <paramref name="source"/> converts to <paramref name="target"/>: NBT and SNBT to NBT, SNBT and JSON; JSON and compact to JSON; JSON to compact.</summary>
     public static bool CanConvert(FileFormatKind source, FileFormatKind target) => (ReadsAsNbt(source), target) switch
     {
@@ -46,11 +59,15 @@ internal static class FileFormats
         _ => false,
     };
 
-    /// <summary>Converts a file's bytes.</summary>
+    /// <summary>Converts a file's bytes, for an output wanted whole (a compact frame).</summary>
     /// <exception cref="MillraceException">The input is malformed (NBT, SNBT, compact), or cannot be written in the target.</exception>
     /// <exception cref="JsonException">JSON input is malformed.</exception>
-    public static byte[] Convert(byte[] input, FileFormatKind source, ConversionSettings settings) =>
-        Write(Read(input, source, settings), settings);
+    public static byte[] Convert(byte[] input, FileFormatKind source, ConversionSettings settings)
+    {
+        using var output = new MemoryStream();
+        Write(Read(input, source, settings), settings, output);
+        return output.ToArray();
+    }
 
     /// <summary>Reads a file's bytes.</summary>
     /// <param name="input">The bytes.</param>
@@ -70,21 +87,43 @@ internal static class FileFormats
         _ => new JsonValue(Json(writer => CompactJson.Decode(RequireSchema(settings), input, writer, zstdDictionary: settings?.ZstdDictionary))),
     };
 
-    /// <summary>Writes a value in the settings' target format.</summary>
-    /// <exception cref="ArgumentException">A value the target cannot carry (an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT).</exception>
-    public static byte[] Write(FileValue value, ConversionSettings settings) => (value, settings.Target) switch
+    /// <summary>
+    /// Writes a value in the settings' target format to <paramref name="output"/>, the text formats (SNBT, JSON) as they
+    /// are produced, a few kilobytes at a time, never built whole first.
+    /// </summary>
+    /// <exception cref="ArgumentException">A value the target cannot carry (an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT); what came before it is written.</exception>
+    public static void Write(FileValue value, ConversionSettings settings, Stream output)
     {
-        (NbtValue nbt, FileFormatKind.Nbt) => WriteNbt(nbt.File, settings),
-        (NbtValue nbt, FileFormatKind.Snbt) => Encoding.UTF8.GetBytes(SnbtWriter.Write(nbt.File.Document.Root, pretty: true, settings.SnbtSyntax) + "\n"),
-        (NbtValue nbt, FileFormatKind.Json) => Json(writer => NbtJsonWriter.Write(writer, nbt.File.Document.Root)),
-        (JsonValue json, FileFormatKind.Json) => Json(writer =>
+        switch (value, settings.Target)
         {
-            using var document = JsonDocument.Parse(json.Utf8);
-            document.WriteTo(writer);
-        }),
-        (JsonValue json, FileFormatKind.Compact) => WriteCompact(json.Utf8, settings),
-        _ => throw new NotSupportedException($"No conversion to {settings.Target}."),
-    };
+            case (NbtValue nbt, FileFormatKind.Nbt):
+                output.Write(WriteNbt(nbt.File, settings));
+                break;
+            case (NbtValue nbt, FileFormatKind.Snbt):
+                using (var text = new StreamWriter(output, Utf8, bufferSize: 16 * 1024, leaveOpen: true))
+                {
+                    SnbtWriter.WriteTo(nbt.File.Document.Root, text, pretty: true, settings.SnbtSyntax);
+                    text.Write('\n');
+                }
+
+                break;
+            case (NbtValue nbt, FileFormatKind.Json):
+                WriteJson(output, writer => NbtJsonWriter.Write(writer, nbt.File.Document.Root));
+                break;
+            case (JsonValue json, FileFormatKind.Json):
+                WriteJson(output, writer =>
+                {
+                    using var document = JsonDocument.Parse(json.Utf8);
+                    JsonStreaming.WriteTo(document.RootElement, writer);
+                });
+                break;
+            case (JsonValue json, FileFormatKind.Compact):
+                output.Write(WriteCompact(json.Utf8, settings));
+                break;
+            default:
+                throw new NotSupportedException($"No conversion to {settings.Target}.");
+        }
+    }
 
     private static bool ReadsAsNbt(FileFormatKind format) => format is FileFormatKind.Nbt or FileFormatKind.Snbt;
 
@@ -138,15 +177,31 @@ internal static class FileFormats
     private static CompactSchemaSet RequireSchema(ConversionSettings? settings) =>
         settings?.Schema ?? throw new InvalidOperationException("Compact frames need --schema.");
 
+    private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
+
+    private static JsonWriterOptions Indented => new() { Indented = true };
+
+    /// <summary>JSON produced by <paramref name="write"/> as a value whole in memory: a compact frame decoded for reading.</summary>
     private static byte[] Json(Action<Utf8JsonWriter> write)
     {
         var output = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(output, new JsonWriterOptions { Indented = true }))
+        using (var writer = new Utf8JsonWriter(output, Indented))
         {
             write(writer);
         }
 
         output.Write("\n"u8);
         return output.WrittenSpan.ToArray();
+    }
+
+    /// <summary>JSON produced by <paramref name="write"/>, to <paramref name="output"/> as the writer flushes it (<see cref="JsonStreaming"/>).</summary>
+    private static void WriteJson(Stream output, Action<Utf8JsonWriter> write)
+    {
+        using (var writer = new Utf8JsonWriter(output, Indented))
+        {
+            write(writer);
+        }
+
+        output.Write("\n"u8);
     }
 }

@@ -227,7 +227,7 @@ internal static class JsonCommands
 
         if (json.Trim(" \t\r\n"u8).IsEmpty)
         {
-            return new Error("json.syntax", "The decoded text holds no JSON value.");
+            return new Error(JsonErrorCodes.Syntax, "The decoded text holds no JSON value.");
         }
 
         var reader = new Utf8JsonReader(json);

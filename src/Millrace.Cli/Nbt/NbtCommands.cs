@@ -43,7 +43,7 @@ internal static class NbtCommands
             var selector = parsed.GetValue(path);
             if (!string.IsNullOrEmpty(selector) && !TrySelect(tag, selector, out tag))
             {
-                console.ReportError(name, new Error("nbt.path", $"No tag at path '{selector}'.") { Path = selector });
+                console.ReportError(name, new Error(CliErrorCodes.NbtPath, $"No tag at path '{selector}'.") { Path = selector });
                 return ExitCodes.BadInput;
             }
 
@@ -87,19 +87,9 @@ internal static class NbtCommands
                 NbtCompression = parsed.GetValue(compression) is { } c ? Enum.Parse<NbtCompression>(c, ignoreCase: true) : null,
                 SnbtSyntax = parsed.GetValue(syntax),
             };
-            byte[] bytes;
-            try
-            {
-                bytes = FileFormats.Write(new NbtValue(source), settings);
-            }
-            catch (ArgumentException exception)
-            {
-                // A value the output cannot carry: an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT.
-                console.Report(name, exception);
-                return ExitCodes.BadInput;
-            }
-
-            return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, bytes, console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
+            // A value the output cannot carry (an unpaired surrogate in Bedrock's UTF-8, a NaN in SNBT) is reported against the input.
+            var written = await OutputFile.TryWriteAsync(parsed.GetValue(output)!, stream => FileFormats.Write(new NbtValue(source), settings, stream), name, console, cancellationToken);
+            return written ? ExitCodes.Success : ExitCodes.BadInput;
         });
         return command;
     }
@@ -155,7 +145,7 @@ internal static class NbtCommands
             {
                 if (opened.ReadChunk(parsed.GetValue(x), parsed.GetValue(z)) is not { } chunk)
                 {
-                    console.ReportError(name, new Error("nbt.region.absent", "The region has no chunk there."));
+                    console.ReportError(name, new Error(CliErrorCodes.RegionAbsent, "The region has no chunk there."));
                     return ExitCodes.BadInput;
                 }
 
@@ -196,7 +186,7 @@ internal static class NbtCommands
 
             if (!opened.DeleteChunk(parsed.GetValue(x), parsed.GetValue(z)))
             {
-                console.ReportError(name, new Error("nbt.region.absent", "The region has no chunk there."));
+                console.ReportError(name, new Error(CliErrorCodes.RegionAbsent, "The region has no chunk there."));
                 return ExitCodes.BadInput;
             }
 
@@ -214,7 +204,7 @@ internal static class NbtCommands
     {
         if (File.Exists(name) && !FileKind.IsRegularFile(name))
         {
-            console.ReportError(name, new Error("io.open", "The region is a device, pipe or socket, not a regular file."));
+            console.ReportError(name, new Error(CliErrorCodes.Open, "The region is a device, pipe or socket, not a regular file."));
             return null;
         }
 
@@ -234,13 +224,15 @@ internal static class NbtCommands
         new Option<string?>("--from") { Description = "The input flavour: java, java-network, bedrock, bedrock-network or snbt (default: detected; SNBT for a .snbt name)." }
             .AcceptOnlyFromAmong([.. Flavours, "snbt"]);
 
-    /// <summary>Prints a tag as pretty SNBT, or reports the value the syntax cannot spell.</summary>
+    /// <summary>
+    /// Prints a tag as pretty SNBT as it is formatted, or reports the value the syntax cannot spell. A first pass to
+    /// nowhere meets such a value before anything is printed (standard output cannot be taken back).
+    /// </summary>
     private static async Task<int> WriteSnbtAsync(string name, NbtTag tag, SnbtSyntax syntax, CliConsole console)
     {
-        string text;
         try
         {
-            text = SnbtWriter.Write(tag, pretty: true, syntax);
+            SnbtWriter.WriteTo(tag, TextWriter.Null, pretty: true, syntax);
         }
         catch (ArgumentException exception)
         {
@@ -249,21 +241,22 @@ internal static class NbtCommands
         }
 
         await using var output = console.CreateTextOutput();
-        await output.WriteLineAsync(text);
+        SnbtWriter.WriteTo(tag, output, pretty: true, syntax);
+        await output.WriteLineAsync();
         return ExitCodes.Success;
     }
 
     /// <summary>Reads NBT in any flavour, or SNBT, as one conversion engine does for every verb (see <see cref="FileFormats"/>).</summary>
     private static async Task<NbtFile?> ReadInputAsync(string name, string? flavour, SnbtSyntax syntax, CliConsole console, CancellationToken cancellationToken)
     {
-        if (await CliInput.ReadAllAsync(name, console, NbtReaderConstants.MaxBytes, cancellationToken) is not { } bytes)
+        var snbt = flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase));
+        if (await CliInput.ReadAllAsync(name, console, FileFormats.MaxInputBytes(snbt ? FileFormatKind.Snbt : FileFormatKind.Nbt), cancellationToken) is not { } bytes)
         {
             return null;
         }
 
         try
         {
-            var snbt = flavour == "snbt" || (flavour is null && name.EndsWith(".snbt", StringComparison.OrdinalIgnoreCase));
             var read = FileFormats.Read(bytes, snbt ? FileFormatKind.Snbt : FileFormatKind.Nbt, new ConversionSettings(FileFormatKind.Nbt) { SnbtSyntax = syntax }, snbt || flavour is null ? null : ParseFlavour(flavour));
             return ((NbtValue)read).File;
         }

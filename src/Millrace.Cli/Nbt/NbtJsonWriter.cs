@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Millrace.Cli.Formats;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Cli.Nbt;
@@ -74,6 +75,8 @@ internal static class NbtJsonWriter
             default:
                 throw new NotSupportedException($"The tag type {tag.GetType().Name} has no JSON form.");
         }
+
+        JsonStreaming.FlushIfFull(writer);
     }
 
     private static void WriteArray<T>(Utf8JsonWriter writer, T[] values, Action<Utf8JsonWriter, T> write)

@@ -30,9 +30,34 @@ public static class SnbtWriter
             throw new ArgumentOutOfRangeException(nameof(syntax), syntax, "Not an SNBT syntax.");
         }
 
-        var writer = new Writer(pretty, syntax, strict: true);
+        var writer = new Writer(pretty, syntax, strict: true, output: null);
         writer.Append(tag, 0);
         return writer.Text.ToString();
+    }
+
+    /// <summary>
+    /// Writes a tag as SNBT to <paramref name="output"/> as it is formatted, a few kilobytes at a time, so a large tree's
+    /// text is never held whole. A value the syntax cannot spell is refused where it is met: what was written before it
+    /// stays written (write to a temporary file and replace the target only when this returns, as the CLI does).
+    /// </summary>
+    /// <param name="tag">The tag.</param>
+    /// <param name="output">Where the text goes.</param>
+    /// <param name="pretty">Whether to break lines and indent by four spaces.</param>
+    /// <param name="syntax">The game whose grammar must read it back.</param>
+    /// <exception cref="ArgumentException">The tree holds a value the syntax cannot spell (the message names it and its path), or nests too deeply for this thread's stack.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="syntax"/> is not one of <see cref="SnbtSyntax"/>'s values.</exception>
+    public static void WriteTo(NbtTag tag, TextWriter output, bool pretty = false, SnbtSyntax syntax = SnbtSyntax.Modern)
+    {
+        ArgumentNullException.ThrowIfNull(tag);
+        ArgumentNullException.ThrowIfNull(output);
+        if (syntax is not (SnbtSyntax.Modern or SnbtSyntax.Legacy))
+        {
+            throw new ArgumentOutOfRangeException(nameof(syntax), syntax, "Not an SNBT syntax.");
+        }
+
+        var writer = new Writer(pretty, syntax, strict: true, output);
+        writer.Append(tag, 0);
+        writer.Flush();
     }
 
     /// <summary>
@@ -41,13 +66,16 @@ public static class SnbtWriter
     /// </summary>
     internal static string Display(NbtTag tag)
     {
-        var writer = new Writer(pretty: false, SnbtSyntax.Modern, strict: false);
+        var writer = new Writer(pretty: false, SnbtSyntax.Modern, strict: false, output: null);
         writer.Append(tag, 0);
         return writer.Text.ToString();
     }
 
-    private sealed class Writer(bool pretty, SnbtSyntax syntax, bool strict)
+    /// <summary>Formats into <see cref="Text"/>, and hands it to <c>output</c>, when there is one, each time a container's element ends past <see cref="FlushAt"/> characters.</summary>
+    private sealed class Writer(bool pretty, SnbtSyntax syntax, bool strict, TextWriter? output)
     {
+        private const int FlushAt = 8 * 1024;
+
         // The names and indices from the root to the value being written, for the message of a refusal.
         private readonly List<object> _path = [];
 
@@ -128,6 +156,17 @@ public static class SnbtWriter
             }
         }
 
+        /// <summary>Hands what is formatted so far to the output.</summary>
+        public void Flush()
+        {
+            foreach (var chunk in Text.GetChunks())
+            {
+                output!.Write(chunk.Span);
+            }
+
+            Text.Clear();
+        }
+
         /// <summary>Appends a float or double: finite as its shortest round-trip digits, an infinity as a literal past the type's range.</summary>
         private void AppendReal(double value, string? digits, string overflow, char suffix)
         {
@@ -192,6 +231,10 @@ public static class SnbtWriter
                 }
 
                 element(i, depth + 1);
+                if (output is not null && Text.Length >= FlushAt)
+                {
+                    Flush();
+                }
             }
 
             if (Pretty)

@@ -198,4 +198,36 @@ public class SnbtTests
         Assert.Equal(NbtSamples.BigTest().Root, SnbtParser.Parse(snbt));
         Assert.Equal(snbt, SnbtParser.Parse(snbt).ToString());
     }
+
+    [Fact]
+    public void WriteTo_WritesWhatWriteReturns_AsItIsFormatted()
+    {
+        var tag = new NbtCompound();
+        for (var i = 0; i < 5_000; i++)
+        {
+            tag.Add($"entry {i}", new NbtList([new NbtInt(i), new NbtInt(-i)]));
+        }
+
+        foreach (var (pretty, syntax) in new[] { (true, SnbtSyntax.Modern), (false, SnbtSyntax.Legacy) })
+        {
+            using var output = new ChunkCountingWriter();
+            SnbtWriter.WriteTo(tag, output, pretty, syntax);
+            Assert.Equal(SnbtWriter.Write(tag, pretty, syntax), output.ToString());
+            Assert.True(output.Chunks > 5, $"{output.Chunks} chunks: the text was held whole");
+        }
+
+        var refused = new NbtCompound { { "a", new NbtInt(1) }, { "b", new NbtDouble(double.NaN) } };
+        Assert.Throws<ArgumentException>(() => SnbtWriter.WriteTo(refused, TextWriter.Null));
+    }
+
+    private sealed class ChunkCountingWriter : StringWriter
+    {
+        public int Chunks { get; private set; }
+
+        public override void Write(ReadOnlySpan<char> buffer)
+        {
+            Chunks++;
+            base.Write(buffer);
+        }
+    }
 }
