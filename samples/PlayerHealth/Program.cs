@@ -5,7 +5,7 @@ using Millrace.Nbt.Binary;
 
 var path = args.Length > 0 ? args[0] : Path.Combine(AppContext.BaseDirectory, "player.dat");
 var file = File.ReadAllBytes(path);
-using var raw = NbtCompressionDetector.Decompress(file, NbtCompressionDetector.Detect(file), maxBytes: 64 << 20);
+using var raw = NbtCompressionCodec.Decompress(file, NbtCompressionCodec.Detect(file), maxBytes: 64 << 20);
 
 if (ReadHealth(raw.WrittenSpan) is { } health)
 {

@@ -20,7 +20,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
     /// <exception cref="NbtFormatException">The bytes are not valid NBT of that flavour, or exceed a limit.</exception>
     public static NbtDocument Read(ReadOnlySpan<byte> data, NbtReaderOptions? options = null)
     {
-        return Read(data, NbtCompressionDetector.Detect(data), options);
+        return Read(data, NbtCompressionCodec.Detect(data), options);
     }
 
     /// <summary>Reads a document whose compression is declared by its container, as a region chunk's is.</summary>
@@ -31,7 +31,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
         using var payload = NbtPayload.Open(data, compression, options.MaxBytes);
         try
         {
-            return NbtTreeReader.Read(payload.Bytes, options);
+            return NbtDocumentReader.Read(payload.Bytes, options);
         }
         catch (NbtFormatException exception) when (payload.ScopeOffset(exception))
         {
@@ -154,7 +154,7 @@ public sealed record NbtDocument(string? Name, NbtTag Root)
 
         using var raw = new PooledBufferWriter();
         new NbtWriter(raw, options.Format).WriteDocument(Name, Root);
-        NbtCompressionDetector.Compress(raw.WrittenSpan, options.Compression, output);
+        NbtCompressionCodec.Compress(raw.WrittenSpan, options.Compression, output);
     }
 
     /// <summary>Writes the document to a stream.</summary>

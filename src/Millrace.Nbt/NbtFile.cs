@@ -63,7 +63,7 @@ public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompress
         }
 
         using var compressed = new PooledBufferWriter();
-        NbtCompressionDetector.Compress(withHeader, Compression, compressed);
+        NbtCompressionCodec.Compress(withHeader, Compression, compressed);
         return compressed.WrittenSpan.ToArray();
     }
 
@@ -112,5 +112,5 @@ public sealed record NbtFile(NbtDocument Document, NbtFormat Format, NbtCompress
     }
 
     private static NbtDocument ReadAs(ReadOnlySpan<byte> payload, NbtFormat format, NbtReaderOptions options) =>
-        NbtTreeReader.Read(payload, options with { Format = format });
+        NbtDocumentReader.Read(payload, options with { Format = format });
 }

@@ -34,11 +34,11 @@ internal static class FuzzTargets
             data => NbtFile.Read(data, format, Nbt),
             () => NbtSeeds(format))),
         new FuzzTarget("nbt-detect", data => NbtFile.Read(data, options: Nbt), () => NbtSeeds(NbtFormat.Java)),
-        new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
-        new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-pull", PullAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionCodec.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-skip", SkipAll, () => NbtSeeds(NbtFormat.Java).Where(seed => NbtCompressionCodec.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("nbt-borrowed", ReadBorrowed, () => NbtSeeds(NbtFormat.Java)),
         new FuzzTarget("nbt-typed", ReadTyped, () => NbtSeeds(NbtFormat.Java)),
-        new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionDetector.Detect(seed) == NbtCompression.None)),
+        new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionCodec.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), .. SnbtCaseTable.Cases.Select(c => Encoding.UTF8.GetBytes(c.Input))]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("decompress", DecompressWithinBound, DecompressSeeds),
@@ -181,13 +181,13 @@ internal static class FuzzTargets
             NbtDocument? expected = null;
             try
             {
-                expected = new NbtTreeReader(data, options).ReadDocument();
+                expected = new NbtCheckingTreeReader(data, options).ReadDocument();
             }
             catch (NbtFormatException)
             {
             }
 
-            var built = NbtTreeBuilder.TryRead(data, options);
+            var built = NbtTapeTreeBuilder.TryRead(data, options);
             if (built is null)
             {
                 continue;
@@ -438,16 +438,16 @@ internal static class FuzzTargets
         JsonStreamOptions Options(int workers) => new() { Format = format, MaxItemSize = Json.MaxItemSize, SkipInvalidLines = format == JsonStreamFormat.Lines, BindingWorkers = workers };
         var elements = Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(1)));
         Agree(elements, Drain(JsonItems.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2))), "binding workers");
-        Agree(elements, Drain(JsonBindingWorkers<JsonElement>.ReadAsync(new MemoryStream(data), null, FuzzJsonContext.Default.JsonElement, Options(2), scannerBindsAtWaiting: 0, CancellationToken.None)), "binding workers, the scanner binding every batch");
+        Agree(elements, Drain(JsonBatchEngine<JsonElement>.ReadAsync(new MemoryStream(data), null, FuzzJsonContext.Default.JsonElement, Options(2), scannerBindsAtWaiting: 0, CancellationToken.None)), "binding workers, the scanner binding every batch");
         if (format == JsonStreamFormat.Array)
         {
-            Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");
+            Agree(elements, Drain(JsonAheadEngine<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, Options(2), aheadBytes: 16, CancellationToken.None)), "binding workers with a worker binding ahead");
 
             // A 64-byte buffer: read ahead from the third read on, by the reader itself or the pool, and, over an array
             // whose first item is an object, filled early whenever fewer than 16 bytes remain for the worker's next region.
             var smallAhead = Options(2);
             smallAhead.BufferSize = 64;
-            Agree(elements, Drain(JsonAheadReader<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, smallAhead, aheadBytes: 16, CancellationToken.None)), "a worker binding ahead through a 64-byte buffer, read ahead");
+            Agree(elements, Drain(JsonAheadEngine<JsonElement>.ReadAsync(new MemoryStream(data), FuzzJsonContext.Default.JsonElement, smallAhead, aheadBytes: 16, CancellationToken.None)), "a worker binding ahead through a 64-byte buffer, read ahead");
         }
         Agree(elements, Drain(JsonItems.ReadRawAsync(new MemoryStream(data), Options(1))), "raw items");
 

@@ -1,4 +1,5 @@
 using System.Text.RegularExpressions;
+using Millrace.Testing;
 
 namespace Millrace.Readme.Tests;
 

@@ -91,14 +91,14 @@ public static class Base64Json
                 {
                     // The bytes are gone: the offset is where the serializer stopped, just after the offending token
                     // (Deserialize, which still has them, points at the token's start).
-                    JsonException json => JsonBinder<T>.Failure(json, LineOffset(decoded, json) + json.BytePositionInLine, itemIndex: null, "$"),
+                    JsonException json => JsonBinding<T>.Failure(json, LineOffset(decoded, json) + json.BytePositionInLine, itemIndex: null, "$"),
 
                     // As Deserialize reports it: a type the serializer cannot create is a binding failure, not a crash.
-                    _ => JsonBinder<T>.Failure(exception, 0, itemIndex: null, "$"),
+                    _ => JsonBinding<T>.Failure(exception, 0, itemIndex: null, "$"),
                 };
             }
 
-            return JsonBinder<T>.Complete(value, itemIndex: null, 0, "$");
+            return JsonBinding<T>.Complete(value, itemIndex: null, 0, "$");
         }
     }
 
@@ -126,7 +126,7 @@ public static class Base64Json
             used = written + tail;
             return JsonText.IndexOfInvalidUtf8(buffer.AsSpan(0, used)) is >= 0 and var invalid
                 ? Result<T>.Failure(JsonText.NotUtf8Error(invalid, itemIndex: null, "$"))
-                : JsonBinder<T>.Bind(buffer.AsSpan(0, used), typeInfo, itemIndex: null, 0, "$");
+                : JsonBinding<T>.Bind(buffer.AsSpan(0, used), typeInfo, itemIndex: null, 0, "$");
         }
         finally
         {

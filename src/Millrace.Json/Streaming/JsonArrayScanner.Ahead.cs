@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// Binding ahead, for <see cref="JsonAheadReader{T}"/>: a worker binds the items of the buffered bytes' second half
+/// Binding ahead, for <see cref="JsonAheadEngine{T}"/>: a worker binds the items of the buffered bytes' second half
 /// while the reader binds the first, from a guessed item start that only the scanner's own reading can confirm.
 /// </summary>
 internal sealed partial class JsonArrayScanner

@@ -10,7 +10,7 @@ namespace Millrace.Json.Streaming;
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class JsonItemBinder<T>(JsonTypeInfo<T> typeInfo, string rootPath)
 {
-    private readonly byte _expectedFirstByte = JsonBinder<T>.ExpectedFirstByte(typeInfo);
+    private readonly byte _expectedFirstByte = JsonBinding<T>.ExpectedFirstByte(typeInfo);
 
     // One message per kind of item, so that a feed of mismatched items allocates only their errors. Two threads may
     // both build a message; either is the same text.
@@ -22,8 +22,8 @@ internal sealed class JsonItemBinder<T>(JsonTypeInfo<T> typeInfo, string rootPat
     /// <param name="offset">The stream offset of its first byte.</param>
     /// <returns>The value or the error.</returns>
     public Result<T> Bind(ReadOnlySpan<byte> item, long index, long offset) => IsMismatch(item[0])
-        ? Result<T>.Failure(JsonBinder<T>.Mismatch(MismatchMessage(item[0]), index, offset, rootPath))
-        : JsonBinder<T>.Bind(item, typeInfo, index, offset, rootPath);
+        ? Result<T>.Failure(JsonBinding<T>.Mismatch(MismatchMessage(item[0]), index, offset, rootPath))
+        : JsonBinding<T>.Bind(item, typeInfo, index, offset, rootPath);
 
     /// <summary>Whether the item's first byte already shows that it cannot bind; <c>null</c> is left to the binder.</summary>
     /// <param name="first">The item's first byte.</param>
@@ -31,5 +31,5 @@ internal sealed class JsonItemBinder<T>(JsonTypeInfo<T> typeInfo, string rootPat
     public bool IsMismatch(byte first) => _expectedFirstByte != 0 && first != _expectedFirstByte && first != (byte)'n';
 
     private string MismatchMessage(byte first) =>
-        _mismatchMessages[first & 0x7F] ??= JsonBinder<T>.MismatchMessage(first, _expectedFirstByte);
+        _mismatchMessages[first & 0x7F] ??= JsonBinding<T>.MismatchMessage(first, _expectedFirstByte);
 }

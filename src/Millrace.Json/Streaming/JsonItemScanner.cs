@@ -5,7 +5,7 @@ namespace Millrace.Json.Streaming;
 
 /// <summary>
 /// Finds the boundaries of items in UTF-8 JSON read from a stream, one item at a time, without binding them: the part
-/// that <see cref="JsonItemReader{T}"/> drives. What every format needs is here: one pooled buffer that grows only
+/// that <see cref="JsonInlineEngine{T}"/> drives. What every format needs is here: one pooled buffer that grows only
 /// while a single item does not fit (up to <see cref="JsonStreamOptions.MaxItemSize"/>), refilling it (for a seekable
 /// stream, from a read ahead into a second buffer that it swaps with), the byte order mark, item numbering and how
 /// errors are located. How items are found is the format's:

@@ -45,10 +45,7 @@ public static class JsonItems
     {
         ArgumentNullException.ThrowIfNull(utf8Json);
         ArgumentNullException.ThrowIfNull(typeInfo);
-        var frozen = Freeze(options);
-        return frozen.BindingWorkers > 1
-            ? ReadOnWorkers(utf8Json, typeInfo, frozen, cancellationToken)
-            : ReadCore(utf8Json, typeInfo, frozen, cancellationToken);
+        return ReadThroughEngine(utf8Json, typeInfo, Freeze(options), cancellationToken);
     }
 
     /// <summary>Streams the items of the JSON array read from <paramref name="utf8Json"/>.</summary>
@@ -154,11 +151,27 @@ public static class JsonItems
         return resolved;
     }
 
-    private static async IAsyncEnumerable<Result<T>> ReadCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
+    /// <summary>
+    /// Reads a stream's items through the engine <see cref="JsonStreamOptions.BindingWorkers"/> asks for, chosen here and
+    /// nowhere else. Each engine finds the items with a <see cref="JsonItemScanner"/> and binds them with a
+    /// <see cref="JsonItemBinder{T}"/>; they differ in who binds: one worker, the consumer's own thread, binds each item
+    /// as it is asked for (<see cref="JsonInlineEngine{T}"/>); two over an array, a worker binds the buffered items ahead
+    /// of the consumer (<see cref="JsonAheadEngine{T}"/>); more, or NDJSON lines, the scanner copies the items into
+    /// batches that the other workers bind (<see cref="JsonBatchEngine{T}"/>). The items, errors and offsets are the same.
+    /// </summary>
+    private static IAsyncEnumerable<Result<T>> ReadThroughEngine<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
+        options.BindingWorkers switch
+        {
+            1 => ReadInline(utf8Json, typeInfo, options, cancellationToken),
+            2 when options.Format == JsonStreamFormat.Array => JsonAheadEngine<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken),
+            _ => JsonBatchEngine<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken),
+        };
+
+    private static async IAsyncEnumerable<Result<T>> ReadInline<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         var scanner = JsonItemScanner.Create(utf8Json, options, typeInfo.Options);
         await using var scannerLifetime = scanner.ConfigureAwait(false);
-        var reader = new JsonItemReader<T>(scanner, typeInfo);
+        var reader = new JsonInlineEngine<T>(scanner, typeInfo);
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -176,18 +189,12 @@ public static class JsonItems
         }
     }
 
-    // Two workers over an array bind ahead of the reader; more workers, or NDJSON lines, bind batches the scanner finds.
-    private static IAsyncEnumerable<Result<T>> ReadOnWorkers<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken) =>
-        options.BindingWorkers == 2 && options.Format == JsonStreamFormat.Array
-            ? JsonAheadReader<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken)
-            : JsonBindingWorkers<T>.ReadAsync(utf8Json, typeInfo, options, cancellationToken);
-
     private static async ValueTask<Result<List<T>>> ReadListCore<T>(Stream utf8Json, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, CancellationToken cancellationToken)
     {
         if (options.BindingWorkers > 1)
         {
             var bound = new List<T>();
-            await foreach (var item in ReadOnWorkers(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
+            await foreach (var item in ReadThroughEngine(utf8Json, typeInfo, options, cancellationToken).ConfigureAwait(false))
             {
                 if (!item.TryGetValue(out var value))
                 {
@@ -215,7 +222,7 @@ public static class JsonItems
             }
         }
 
-        var reader = new JsonItemReader<T>(scanner, typeInfo);
+        var reader = new JsonInlineEngine<T>(scanner, typeInfo);
         var items = new List<T>();
         while (true)
         {

@@ -24,21 +24,3 @@ public static class JsonStreamConstants
     /// <summary>The largest allowed <see cref="JsonStreamOptions.BindingWorkers"/>.</summary>
     public const int MaxBindingWorkers = 256;
 }
-
-/// <summary>The defaults of <see cref="JsonStreamOptions"/> under their 0.1 name.</summary>
-[Obsolete("Renamed JsonStreamConstants, paired with JsonStreamOptions as every feature's …Constants class is with its …Options.")]
-[System.ComponentModel.EditorBrowsable(System.ComponentModel.EditorBrowsableState.Never)]
-public static class JsonStreamDefaults
-{
-    /// <inheritdoc cref="JsonStreamConstants.MaxItemSize"/>
-    public const int MaxItemSize = JsonStreamConstants.MaxItemSize;
-
-    /// <inheritdoc cref="JsonStreamConstants.MaxDepth"/>
-    public const int MaxDepth = JsonStreamConstants.MaxDepth;
-
-    /// <inheritdoc cref="JsonStreamConstants.BufferSize"/>
-    public const int BufferSize = JsonStreamConstants.BufferSize;
-
-    /// <inheritdoc cref="JsonStreamConstants.MinBufferSize"/>
-    public const int MinBufferSize = JsonStreamConstants.MinBufferSize;
-}

@@ -22,7 +22,7 @@ internal ref struct NbtPayload
     public NbtCompression Compression { get; }
 
     /// <summary>Detects the input's compression and decompresses it, verified and within <paramref name="maxBytes"/>.</summary>
-    public static NbtPayload Open(ReadOnlySpan<byte> data, long maxBytes) => Open(data, NbtCompressionDetector.Detect(data), maxBytes);
+    public static NbtPayload Open(ReadOnlySpan<byte> data, long maxBytes) => Open(data, NbtCompressionCodec.Detect(data), maxBytes);
 
     /// <summary>Decompresses an input whose compression is declared (a region chunk's), verified and within <paramref name="maxBytes"/>.</summary>
     public static NbtPayload Open(ReadOnlySpan<byte> data, NbtCompression compression, long maxBytes)
@@ -32,7 +32,7 @@ internal ref struct NbtPayload
             return new NbtPayload(data, compression, null);
         }
 
-        var inflated = NbtCompressionDetector.Decompress(data, compression, maxBytes);
+        var inflated = NbtCompressionCodec.Decompress(data, compression, maxBytes);
         return new NbtPayload(inflated.WrittenSpan, compression, inflated);
     }
 

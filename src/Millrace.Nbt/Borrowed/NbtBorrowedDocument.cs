@@ -104,8 +104,8 @@ public sealed class NbtBorrowedDocument : IDisposable
             throw new ArgumentException("A borrowed document reads numbers in place, and the Bedrock network flavour's are varints: read it with NbtDocument.Read or NbtPullReader.", nameof(options));
         }
 
-        var compression = NbtCompressionDetector.Detect(data.Span);
-        var decompressed = compression == NbtCompression.None ? null : NbtCompressionDetector.Decompress(data.Span, compression, options.MaxBytes);
+        var compression = NbtCompressionCodec.Detect(data.Span);
+        var decompressed = compression == NbtCompression.None ? null : NbtCompressionCodec.Decompress(data.Span, compression, options.MaxBytes);
         var bytes = decompressed?.WrittenMemory ?? data;
         try
         {
@@ -131,7 +131,7 @@ public sealed class NbtBorrowedDocument : IDisposable
     {
         try
         {
-            return NbtTreeReader.Read(Bytes.Span, _options);
+            return NbtDocumentReader.Read(Bytes.Span, _options);
         }
         catch (NbtFormatException exception) when (NbtPayload.ScopeOffset(Compression, exception))
         {
@@ -172,7 +172,7 @@ public sealed class NbtBorrowedDocument : IDisposable
     {
         try
         {
-            return new NbtTreeReader(Bytes.Span, _options, offset).ReadTag(type);
+            return new NbtCheckingTreeReader(Bytes.Span, _options, offset).ReadTag(type);
         }
         catch (NbtFormatException exception) when (NbtPayload.ScopeOffset(Compression, exception))
         {

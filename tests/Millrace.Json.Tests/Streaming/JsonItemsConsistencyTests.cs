@@ -194,14 +194,14 @@ public class JsonItemsConsistencyTests
         // reader from every item start it guesses: each path alone gives them too.
         foreach (var scannerBindsAtWaiting in new[] { 0, int.MaxValue })
         {
-            var alone = Describe(await Drain(JsonBindingWorkers<T>.ReadAsync(new ChunkedStream(bytes, chunk), null, typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None)));
+            var alone = Describe(await Drain(JsonBatchEngine<T>.ReadAsync(new ChunkedStream(bytes, chunk), null, typeInfo, workers, scannerBindsAtWaiting, CancellationToken.None)));
             Assert.True(expected.SequenceEqual(alone), $"input {Encoding.UTF8.GetString(bytes)}, the scanner binding at {scannerBindsAtWaiting} waiting:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", alone)}");
         }
 
         if (workers.Format == JsonStreamFormat.Array)
         {
             var aheadBytes = random.Next(1, 64);
-            var ahead = Describe(await Drain(JsonAheadReader<T>.ReadAsync(new ChunkedStream(bytes, chunk), typeInfo, workers, aheadBytes, CancellationToken.None)));
+            var ahead = Describe(await Drain(JsonAheadEngine<T>.ReadAsync(new ChunkedStream(bytes, chunk), typeInfo, workers, aheadBytes, CancellationToken.None)));
             Assert.True(expected.SequenceEqual(ahead), $"input {Encoding.UTF8.GetString(bytes)}, a worker {aheadBytes} bytes ahead:\n{string.Join("\n", expected)}\nvs\n{string.Join("\n", ahead)}");
         }
 

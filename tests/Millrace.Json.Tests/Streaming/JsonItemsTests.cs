@@ -238,7 +238,7 @@ public class JsonItemsTests
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 64 * 1024 };
         CountedItem.Reset();
         var taken = 0;
-        await foreach (var item in JsonAheadReader<CountedItem>.ReadAsync(Utf8(json), Context.CountedItem, options, aheadBytes: 512, CancellationToken.None))
+        await foreach (var item in JsonAheadEngine<CountedItem>.ReadAsync(Utf8(json), Context.CountedItem, options, aheadBytes: 512, CancellationToken.None))
         {
             Assert.Equal(taken, item.Value.Id);
             if (++taken == 2)

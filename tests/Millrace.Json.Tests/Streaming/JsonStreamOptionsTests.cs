@@ -23,17 +23,6 @@ public class JsonStreamOptionsTests
         Assert.Equal(JsonStreamConstants.BufferSize, options.BufferSize);
     }
 
-    [Fact]
-    public void ZeroPointOneDefaultsName_StillCompiles_WithTheSameValues()
-    {
-#pragma warning disable CS0618 // The obsolete 0.1 name is what this test is about.
-        Assert.Equal(JsonStreamConstants.MaxItemSize, JsonStreamDefaults.MaxItemSize);
-        Assert.Equal(JsonStreamConstants.MaxDepth, JsonStreamDefaults.MaxDepth);
-        Assert.Equal(JsonStreamConstants.BufferSize, JsonStreamDefaults.BufferSize);
-        Assert.Equal(JsonStreamConstants.MinBufferSize, JsonStreamDefaults.MinBufferSize);
-#pragma warning restore CS0618
-    }
-
     [Theory]
     [InlineData("data")]
     [InlineData("$data")]

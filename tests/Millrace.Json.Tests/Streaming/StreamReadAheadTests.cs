@@ -195,7 +195,7 @@ public sealed class StreamReadAheadTests
         var json = People();
         var options = new JsonStreamOptions { BufferSize = 4096 };
         await using var scanner = new JsonArrayScanner(new MemoryStream(json), options, Context.Options);
-        var reader = new JsonItemReader<StrictPerson>(scanner, Context.StrictPerson);
+        var reader = new JsonInlineEngine<StrictPerson>(scanner, Context.StrictPerson);
         var ids = new List<int>();
         var earlyFills = 0;
         while (true)

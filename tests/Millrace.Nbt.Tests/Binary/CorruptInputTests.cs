@@ -63,7 +63,7 @@ public class CorruptInputTests
     {
         var raw = NbtSamples.HelloWorldBytes.AsSpan(0, 20).ToArray();
         using var compressed = new PooledBufferWriter();
-        NbtCompressionDetector.Compress(raw, NbtCompression.Gzip, compressed);
+        NbtCompressionCodec.Compress(raw, NbtCompression.Gzip, compressed);
 
         var error = Assert.Throws<NbtFormatException>(() => NbtDocument.Read(compressed.WrittenSpan));
         Assert.Contains("of the gzip-decompressed data", error.Message, StringComparison.Ordinal);

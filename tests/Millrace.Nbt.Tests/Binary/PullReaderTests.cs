@@ -506,8 +506,8 @@ public class PullReaderTests
         var raw = NbtSamples.HelloWorld().ToArray();
         var file = new NbtFile(NbtSamples.HelloWorld(), NbtFormat.Java, compression).ToArray();
 
-        Assert.Equal(compression, NbtCompressionDetector.Detect(file));
-        using var decompressed = NbtCompressionDetector.Decompress(file, compression, maxBytes: 1024);
+        Assert.Equal(compression, NbtCompressionCodec.Detect(file));
+        using var decompressed = NbtCompressionCodec.Decompress(file, compression, maxBytes: 1024);
         Assert.Equal(raw, decompressed.WrittenSpan.ToArray());
     }
 
@@ -517,6 +517,6 @@ public class PullReaderTests
     public void Decompress_PastTheQuota_Throws(NbtCompression compression)
     {
         var file = new NbtFile(NbtSamples.BigTest(), NbtFormat.Java, compression).ToArray();
-        Assert.Throws<NbtFormatException>(() => NbtCompressionDetector.Decompress(file, compression, maxBytes: 100).Dispose());
+        Assert.Throws<NbtFormatException>(() => NbtCompressionCodec.Decompress(file, compression, maxBytes: 100).Dispose());
     }
 }

@@ -21,7 +21,7 @@ public class TreeBuilderTests
             foreach (var bytes in Inputs(format))
             {
                 var expected = OnePass(bytes, options);
-                var built = NbtTreeBuilder.TryRead(bytes, options);
+                var built = NbtTapeTreeBuilder.TryRead(bytes, options);
                 Assert.NotNull(built);
                 SameTree(expected, built, format);
             }
@@ -33,7 +33,7 @@ public class TreeBuilderTests
     {
         // {a: 1, b: 2, a: 3}: Minecraft's reader keeps a's place and its last value.
         byte[] bytes = [10, 0, 0, 3, 0, 1, (byte)'a', 0, 0, 0, 1, 3, 0, 1, (byte)'b', 0, 0, 0, 2, 3, 0, 1, (byte)'a', 0, 0, 0, 3, 0];
-        var built = NbtTreeBuilder.TryRead(bytes, NbtReaderOptions.Default);
+        var built = NbtTapeTreeBuilder.TryRead(bytes, NbtReaderOptions.Default);
         Assert.NotNull(built);
         SameTree(OnePass(bytes, NbtReaderOptions.Default), built, NbtFormat.Java);
         Assert.Equal(["a", "b"], ((NbtCompound)built.Root).Names);
@@ -61,11 +61,11 @@ public class TreeBuilderTests
             foreach (var quota in new[] { low - 16, low - 2, low - 1 }.Where(quota => quota >= 1))
             {
                 var options = Quota(format, quota);
-                Assert.Null(NbtTreeBuilder.TryRead(bytes, options));
+                Assert.Null(NbtTapeTreeBuilder.TryRead(bytes, options));
                 Assert.Equal(Refusal(() => OnePass(bytes, options)), Refusal(() => NbtDocument.Read(bytes, options)));
             }
 
-            if (NbtTreeBuilder.TryRead(bytes, Quota(format, low)) is { } tree)
+            if (NbtTapeTreeBuilder.TryRead(bytes, Quota(format, low)) is { } tree)
             {
                 SameTree(OnePass(bytes, Quota(format, low)), tree, format);
                 built++;
@@ -80,7 +80,7 @@ public class TreeBuilderTests
     public void ARepeatedString_IsOneStringInTheTree_AsTheOnePassReaderShares()
     {
         var bytes = new NbtDocument("r", new NbtCompound { ["ids"] = new NbtList { new NbtString("minecraft:stone"), new NbtString("minecraft:stone") } }).ToArray();
-        var built = NbtTreeBuilder.TryRead(bytes, NbtReaderOptions.Default);
+        var built = NbtTapeTreeBuilder.TryRead(bytes, NbtReaderOptions.Default);
         Assert.NotNull(built);
         var ids = ((NbtCompound)built.Root).Get<NbtList>("ids");
         Assert.Same(((NbtString)ids[0]).Value, ((NbtString)ids[1]).Value);
@@ -101,7 +101,7 @@ public class TreeBuilderTests
         var bytes = new NbtDocument("r", new NbtCompound { ["deep"] = tag }).ToArray();
         var options = new NbtReaderOptions { MaxDepth = maxDepth };
         var refusal = Refusal(() => OnePass(bytes, options));
-        Assert.Equal(refusal is null, NbtTreeBuilder.TryRead(bytes, options) is not null);
+        Assert.Equal(refusal is null, NbtTapeTreeBuilder.TryRead(bytes, options) is not null);
         Assert.Equal(refusal, Refusal(() => NbtDocument.Read(bytes, options)));
         Assert.Equal(maxDepth < 10, refusal is not null);
     }
@@ -121,7 +121,7 @@ public class TreeBuilderTests
             var bytes = new NbtDocument(root, new NbtCompound { [name] = new NbtList { new NbtString("ok"), new NbtString(value) } }).ToArray(new NbtWriterOptions { Format = format });
             bad.CopyTo(bytes, bytes.AsSpan().IndexOf(Encoding.ASCII.GetBytes(placeholder)));
 
-            Assert.Null(NbtTreeBuilder.TryRead(bytes, options));
+            Assert.Null(NbtTapeTreeBuilder.TryRead(bytes, options));
             var expected = Assert.Throws<NbtFormatException>(() => OnePass(bytes, options));
             var error = Assert.Throws<NbtFormatException>(() => NbtDocument.Read(bytes, options));
             Assert.Equal((expected.Message, expected.ByteOffset, expected.Path), (error.Message, error.ByteOffset, error.Path));
@@ -137,11 +137,11 @@ public class TreeBuilderTests
     {
         var options = new NbtReaderOptions { Format = NbtFormat.BedrockNetwork };
         var bytes = NbtSamples.BigTest().ToArray(new NbtWriterOptions { Format = NbtFormat.BedrockNetwork });
-        Assert.Null(NbtTreeBuilder.TryRead(bytes, options));
+        Assert.Null(NbtTapeTreeBuilder.TryRead(bytes, options));
         Assert.Equal(NbtSamples.BigTest().Root, NbtDocument.Read(bytes, options).Root);
     }
 
-    private static NbtDocument OnePass(byte[] bytes, NbtReaderOptions options) => new NbtTreeReader(bytes, options).ReadDocument();
+    private static NbtDocument OnePass(byte[] bytes, NbtReaderOptions options) => new NbtCheckingTreeReader(bytes, options).ReadDocument();
 
     private static NbtReaderOptions Quota(NbtFormat format, long maxBytes) => new() { Format = format, MaxBytes = maxBytes };
 

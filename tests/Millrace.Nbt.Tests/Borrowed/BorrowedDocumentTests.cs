@@ -269,7 +269,7 @@ public class BorrowedDocumentTests
         }
 
         using var compressed = new PooledBufferWriter();
-        NbtCompressionDetector.Compress(player.ToArray().AsSpan(0, 200), compression, compressed);
+        NbtCompressionCodec.Compress(player.ToArray().AsSpan(0, 200), compression, compressed);
         var error = Assert.Throws<NbtFormatException>(() => NbtBorrowedDocument.Parse(compressed.WrittenMemory));
         Assert.Contains($"of the {name}-decompressed data", error.Message, StringComparison.Ordinal);
     }

@@ -3,7 +3,7 @@ using Millrace.Json.Streaming;
 
 namespace Millrace.Json.Tests.Streaming;
 
-public class JsonBindingWorkersTests
+public class JsonBatchEngineTests
 {
     private static readonly TestJsonContext Context = TestJsonContext.Default;
 
@@ -30,7 +30,7 @@ public class JsonBindingWorkersTests
         var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
 
-        var workers = await Describe(JsonBindingWorkers<Person>.ReadAsync(new MemoryStream(json), null, Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
+        var workers = await Describe(JsonBatchEngine<Person>.ReadAsync(new MemoryStream(json), null, Context.Person, options, scannerBindsAtWaiting, CancellationToken.None));
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);
@@ -46,7 +46,7 @@ public class JsonBindingWorkersTests
         var one = await Describe(JsonItems.ReadAsync(new MemoryStream(json), Context.Person));
         var options = new JsonStreamOptions { BindingWorkers = 2, BufferSize = 4096 };
 
-        var workers = await Describe(JsonAheadReader<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes, CancellationToken.None));
+        var workers = await Describe(JsonAheadEngine<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes, CancellationToken.None));
 
         Assert.Equal(one, workers);
         Assert.Equal(5_000, workers.Count);
@@ -80,7 +80,7 @@ public class JsonBindingWorkersTests
         for (var k = 1; k <= 200; k += 7)
         {
             var taken = new List<string>();
-            await foreach (var item in JsonAheadReader<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes: 512, CancellationToken.None))
+            await foreach (var item in JsonAheadEngine<Person>.ReadAsync(new MemoryStream(json), Context.Person, options, aheadBytes: 512, CancellationToken.None))
             {
                 taken.Add(Line(item));
                 if (taken.Count == k)

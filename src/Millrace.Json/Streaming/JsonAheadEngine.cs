@@ -8,10 +8,11 @@ using System.Threading.Channels;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// <see cref="JsonStreamOptions.BindingWorkers"/> = 2 over an array of objects: the consumer's thread reads and binds
+/// The bind-ahead engine (the choice is <c>JsonItems.ReadThroughEngine</c>'s): <see cref="JsonStreamOptions.BindingWorkers"/>
+/// = 2 over an array of objects: the consumer's thread reads and binds
 /// the items as the one-worker path does and hands each over at once, while a worker binds the items of the buffered
 /// bytes ahead of it, from a guessed item start. An array whose first item is not an object goes on through
-/// <see cref="JsonBindingWorkers{T}"/>' batches.
+/// <see cref="JsonBatchEngine{T}"/>' batches.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -43,7 +44,7 @@ namespace Millrace.Json.Streaming;
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class JsonAheadReader<T>
+internal sealed class JsonAheadEngine<T>
 {
     // How far the worker binds ahead of the reader, and the reader before it: about 64 items of 1 KB each. Regions of
     // 128 KB and more, or the whole buffer at once, kept more bound values waiting to be promoted, and measured slower.
@@ -72,7 +73,7 @@ internal sealed class JsonAheadReader<T>
     private Region? _ahead;
     private Region? _spare = new();
 
-    private JsonAheadReader(JsonArrayScanner scanner, JsonTypeInfo<T> typeInfo, int maxItemSize, int aheadBytes)
+    private JsonAheadEngine(JsonArrayScanner scanner, JsonTypeInfo<T> typeInfo, int maxItemSize, int aheadBytes)
     {
         _scanner = scanner;
         _converter = (JsonConverter<T>)typeInfo.Converter;
@@ -95,9 +96,9 @@ internal sealed class JsonAheadReader<T>
     {
         var scanner = new JsonArrayScanner(utf8Json, options, typeInfo.Options);
         await using var scannerLifetime = scanner.ConfigureAwait(false);
-        var reader = new JsonItemReader<T>(scanner, typeInfo);
+        var reader = new JsonInlineEngine<T>(scanner, typeInfo);
         // A region is at most a quarter of the buffer, so that a small one (the default's 16 KiB) has regions too.
-        var pipeline = new JsonAheadReader<T>(scanner, typeInfo, options.MaxItemSize, Math.Min(aheadBytes, Math.Max(options.BufferSize / 4, 1)));
+        var pipeline = new JsonAheadEngine<T>(scanner, typeInfo, options.MaxItemSize, Math.Min(aheadBytes, Math.Max(options.BufferSize / 4, 1)));
         var firstItemRead = false;
         try
         {
@@ -126,7 +127,7 @@ internal sealed class JsonAheadReader<T>
                             if (!scanner.HasObjectItems)
                             {
                                 // Not an array of objects, so there is nothing to guess: the rest goes through batches.
-                                await foreach (var rest in JsonBindingWorkers<T>.ReadRestAsync(utf8Json, scanner, typeInfo, options, cancellationToken).ConfigureAwait(false))
+                                await foreach (var rest in JsonBatchEngine<T>.ReadRestAsync(utf8Json, scanner, typeInfo, options, cancellationToken).ConfigureAwait(false))
                                 {
                                     yield return rest;
                                 }
@@ -356,7 +357,7 @@ internal sealed class JsonAheadReader<T>
         // the comma before it) and to be UTF-8, until halted; the worker stops at anything else (an item that does not bind in one pass or is not UTF-8,
         // the array's end, an item starting past the stop: the reach, or where it might be cut off by the buffer's end),
         // which the reader then reads itself, so what it reports is exactly what one worker reports.
-        public void Bind(JsonAheadReader<T> pipeline)
+        public void Bind(JsonAheadEngine<T> pipeline)
         {
             try
             {
@@ -364,7 +365,7 @@ internal sealed class JsonAheadReader<T>
                 var position = Guess;
                 var comma = _comma;
                 while (position < _stop && !_halted && bytes[position] == (byte)'{'
-                    && JsonBinder<T>.TryBindInOnePass(bytes[position..], pipeline._converter, pipeline._serializerOptions, pipeline._scanner.ItemReaderOptions, out var value, out var length)
+                    && JsonBinding<T>.TryBindInOnePass(bytes[position..], pipeline._converter, pipeline._serializerOptions, pipeline._scanner.ItemReaderOptions, out var value, out var length)
                     && value is not null
                     && position + length - comma <= pipeline._maxItemSize
                     && JsonText.IndexOfInvalidUtf8(bytes.Slice(position, length)) < 0)

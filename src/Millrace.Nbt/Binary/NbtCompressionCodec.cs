@@ -7,7 +7,7 @@ namespace Millrace.Nbt.Binary;
 /// Recognizes and applies the compressions NBT files use. Public for readers that want the raw bytes of a compressed
 /// file without building a tree, e.g. to run an <see cref="NbtPullReader"/> over a gzipped player file.
 /// </summary>
-public static class NbtCompressionDetector
+public static class NbtCompressionCodec
 {
     /// <summary>Detects gzip by its magic number and zlib by its header check; anything else is raw NBT.</summary>
     /// <param name="data">The start of the file, at least its first two bytes.</param>

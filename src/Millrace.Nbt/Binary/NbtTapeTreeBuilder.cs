@@ -8,20 +8,20 @@ namespace Millrace.Nbt.Binary;
 
 /// <summary>
 /// Reads a tree in two passes: the tape (<see cref="NbtTape"/>) checks the input's structure and counts every container's
-/// tags, then the tree is built from it with none of the tree reader's per-tag checks, each compound and list allocated
+/// tags, then the tree is built from it with none of the checking reader's per-tag checks, each compound and list allocated
 /// at its final size.
 /// </summary>
 /// <remarks>
 /// Only valid input is read here. What the tape does not check, and only a tree can fail (the byte quota as the
-/// tree reader charges it, a string that does not decode, the thread's stack), is thrown without a tag path, and so
+/// checking reader charges it, a string that does not decode, the thread's stack), is thrown without a tag path, and so
 /// is every error of the tape (its own quota too: 20 bytes a tag); the caller then reads the input again with
-/// <see cref="NbtTreeReader"/>, which reports its own error, or reads what only the tape refused. Its frames are
+/// <see cref="NbtCheckingTreeReader"/> (<see cref="NbtDocumentReader"/> makes the choice), which reports its own error, or reads what only the tape refused. Its frames are
 /// smaller than the one-pass reader's, so with a raised <see cref="NbtReaderOptions.MaxDepth"/> it may build a tree
-/// nested deeper than the one-pass reader's stack would allow. So a read's errors are the tree reader's by
+/// nested deeper than the one-pass reader's stack would allow. So a read's errors are the checking reader's by
 /// construction, and this path only has to agree with it on valid input: the same tags, names, strings (shared the
 /// same way) and quota. It trusts the tape's structure, not its offsets: every read of the input is bounds-checked.
 /// </remarks>
-internal static class NbtTreeBuilder
+internal static class NbtTapeTreeBuilder
 {
     /// <summary>Reads a document from uncompressed bytes; <see langword="null"/> when the tree reader must read it instead.</summary>
     /// <param name="data">The bytes.</param>
@@ -63,7 +63,7 @@ internal static class NbtTreeBuilder
     private ref struct Builder<TOrder>
         where TOrder : struct, IByteOrder
     {
-        private const int TagOverhead = NbtTreeReader.TagOverhead;
+        private const int TagOverhead = NbtCheckingTreeReader.TagOverhead;
 
         private readonly ReadOnlySpan<byte> _data;
         private readonly NbtTapeEntry[] _tape;

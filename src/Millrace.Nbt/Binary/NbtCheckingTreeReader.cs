@@ -4,11 +4,14 @@ using Millrace.Nbt.Tags;
 namespace Millrace.Nbt.Binary;
 
 /// <summary>
-/// Builds a tree from uncompressed NBT bytes. Nesting is counted before each recursion, so depth is bounded by
-/// <see cref="NbtReaderOptions.MaxDepth"/> and by the stack that remains (a located error, never a crash); every length is checked against the bytes
-/// that remain, and every tag is charged to the byte quota, before anything is allocated.
+/// Builds a tree from uncompressed NBT bytes in one pass that checks every tag as it goes: the careful engine, which
+/// reads what <see cref="NbtTapeTreeBuilder"/>'s fast two passes would not (and a borrowed document's elements made
+/// owned), and says exactly where the input went wrong. The choice is <see cref="NbtDocumentReader"/>'s. Nesting is
+/// counted before each recursion, so depth is bounded by <see cref="NbtReaderOptions.MaxDepth"/> and by the stack that
+/// remains (a located error, never a crash); every length is checked against the bytes that remain, and every tag is
+/// charged to the byte quota, before anything is allocated.
 /// </summary>
-internal ref struct NbtTreeReader
+internal ref struct NbtCheckingTreeReader
 {
     // What the quota charges per tag beyond its payload, after Minecraft's NbtAccounter.
     internal const int TagOverhead = 16;
@@ -29,19 +32,12 @@ internal ref struct NbtTreeReader
     private long _accounted;
     private int _depth;
 
-    public NbtTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options, int position = 0)
+    public NbtCheckingTreeReader(ReadOnlySpan<byte> data, NbtReaderOptions options, int position = 0)
     {
         _options = options;
         _data = data;
         _cursor = new NbtCursor(data, options.Format, position);
     }
-
-    /// <summary>Reads a document from uncompressed bytes: valid input in two passes (<see cref="NbtTreeBuilder"/>), the rest, and its error, here.</summary>
-    /// <param name="data">The bytes.</param>
-    /// <param name="options">The flavour and limits.</param>
-    /// <returns>The document.</returns>
-    public static NbtDocument Read(ReadOnlySpan<byte> data, NbtReaderOptions options) =>
-        NbtTreeBuilder.TryRead(data, options) ?? new NbtTreeReader(data, options).ReadDocument();
 
     /// <summary>Reads the root tag and checks that nothing follows it, in one pass that checks every tag as it goes.</summary>
     public NbtDocument ReadDocument()

@@ -7,7 +7,7 @@ namespace Millrace.Json;
 
 /// <summary>Binds one complete JSON value to <typeparamref name="T"/>, turning binding exceptions into located errors.</summary>
 /// <typeparam name="T">The target type.</typeparam>
-internal static class JsonBinder<T>
+internal static class JsonBinding<T>
 {
     /// <summary>Binds one complete JSON value held in memory.</summary>
     /// <param name="json">One complete JSON value.</param>

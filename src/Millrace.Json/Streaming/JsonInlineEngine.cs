@@ -4,11 +4,13 @@ using System.Text.Json.Serialization.Metadata;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// Turns what the <see cref="JsonItemScanner"/> finds into results for <typeparamref name="T"/>, synchronously, so
-/// that both the streaming and the materializing loops await only when the buffer needs more bytes.
+/// The one-worker engine (<see cref="JsonStreamOptions.BindingWorkers"/> = 1; the choice is
+/// <c>JsonItems.ReadThroughEngine</c>'s): turns what the <see cref="JsonItemScanner"/> finds into results for
+/// <typeparamref name="T"/> on the consumer's thread, synchronously, so that both the streaming and the materializing
+/// loops await only when the buffer needs more bytes.
 /// </summary>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo)
+internal sealed class JsonInlineEngine<T>(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo)
 {
     private readonly JsonConverter<T> _converter = (JsonConverter<T>)typeInfo.Converter;
     private readonly JsonItemBinder<T> _binder = new(typeInfo, scanner.RootPath);
@@ -36,10 +38,10 @@ internal sealed class JsonItemReader<T>(JsonItemScanner scanner, JsonTypeInfo<T>
                 case ScanStep.ItemCandidate:
                     if (!_lastItemFailed
                         && !_binder.IsMismatch(scanner.Candidate[0])
-                        && JsonBinder<T>.TryBindInOnePass(scanner.Candidate, _converter, typeInfo.Options, scanner.ItemReaderOptions, out var value, out var length)
+                        && JsonBinding<T>.TryBindInOnePass(scanner.Candidate, _converter, typeInfo.Options, scanner.ItemReaderOptions, out var value, out var length)
                         && scanner.TryAcceptCandidate(length))
                     {
-                        item = JsonBinder<T>.Complete(value, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
+                        item = JsonBinding<T>.Complete(value, scanner.ItemIndex, scanner.ItemOffset, scanner.RootPath);
                         return ScanStep.Item;
                     }
 

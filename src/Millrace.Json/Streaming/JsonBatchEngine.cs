@@ -7,7 +7,8 @@ using System.Threading.Channels;
 namespace Millrace.Json.Streaming;
 
 /// <summary>
-/// <see cref="JsonStreamOptions.BindingWorkers"/> above 1 (but 2 over an array of objects: <see cref="JsonAheadReader{T}"/>):
+/// The batch engine (the choice is <c>JsonItems.ReadThroughEngine</c>'s): <see cref="JsonStreamOptions.BindingWorkers"/>
+/// above 1, but 2 over an array (<see cref="JsonAheadEngine{T}"/>):
 /// one scanner finds the items' boundaries (the tokenizer's work, several times cheaper than binding) and copies them
 /// into batches, <c>N - 1</c> workers bind the batches, and the consumer gets the results in order, item by item. The scanner is the <c>N</c>th worker: while a batch waits for
 /// the others, it binds its next batch itself, in one pass as the one-worker path does.
@@ -32,7 +33,7 @@ namespace Millrace.Json.Streaming;
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
-internal sealed class JsonBindingWorkers<T>
+internal sealed class JsonBatchEngine<T>
 {
     // 64 items (about 64 KB of 1 KB records) where 256 kept four times as many bound values waiting for the consumer:
     // they outlived the collections of the first generation and were promoted, and the two-worker read of the benchmark's
@@ -46,18 +47,18 @@ internal sealed class JsonBindingWorkers<T>
     private const int ScannerBindsAtWaiting = 2;
 
     private readonly JsonItemScanner _scanner;
-    private readonly JsonItemReader<T> _reader;
+    private readonly JsonInlineEngine<T> _reader;
     private readonly JsonItemBinder<T> _binder;
     private readonly Channel<Batch> _ordered;
     private readonly Channel<Batch> _work = Channel.CreateUnbounded<Batch>(new UnboundedChannelOptions { SingleWriter = true });
     private readonly ConcurrentQueue<Batch> _spare = new();
     private readonly int _scannerBindsAtWaiting;
 
-    private JsonBindingWorkers(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, int workers, int scannerBindsAtWaiting)
+    private JsonBatchEngine(JsonItemScanner scanner, JsonTypeInfo<T> typeInfo, int workers, int scannerBindsAtWaiting)
     {
         _scannerBindsAtWaiting = scannerBindsAtWaiting;
         _scanner = scanner;
-        _reader = new JsonItemReader<T>(scanner, typeInfo);
+        _reader = new JsonInlineEngine<T>(scanner, typeInfo);
         _binder = new JsonItemBinder<T>(typeInfo, scanner.RootPath);
         _ordered = Channel.CreateBounded<Batch>(new BoundedChannelOptions(BatchesAhead * workers) { SingleReader = true, SingleWriter = true });
     }
@@ -89,7 +90,7 @@ internal sealed class JsonBindingWorkers<T>
     /// </summary>
     internal static async IAsyncEnumerable<Result<T>> ReadAsync(Stream utf8Json, JsonItemScanner? scanner, JsonTypeInfo<T> typeInfo, JsonStreamOptions options, int scannerBindsAtWaiting, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        var pipeline = new JsonBindingWorkers<T>(scanner ?? JsonItemScanner.Create(utf8Json, options, typeInfo.Options), typeInfo, options.BindingWorkers, scannerBindsAtWaiting);
+        var pipeline = new JsonBatchEngine<T>(scanner ?? JsonItemScanner.Create(utf8Json, options, typeInfo.Options), typeInfo, options.BindingWorkers, scannerBindsAtWaiting);
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
 
         // The scanner and N - 1 workers: N threads bind.
