@@ -148,9 +148,10 @@ internal static partial class OutputFile
 
     private static bool IsAbandoned(string fileName)
     {
-        // Ours: .NAME.PID@HOST.millrace.tmp (before the cluster, .NAME.PID.millrace.tmp), abandoned when it is this
+        // Three forms are recognized. .NAME.PID@HOST.millrace.tmp, the one written now, is abandoned when it is this
         // machine's and that process is gone: a PID says nothing about another machine's processes, which may be writing
-        // it now. Version 0.1's: .NAME.GUID.tmp, always.
+        // it now. .NAME.PID.millrace.tmp, left by earlier releases, names no host and is judged as this machine's.
+        // .NAME.GUID.tmp, also left by earlier releases, names no process to ask about and is always abandoned.
         if (LegacyTemporary().IsMatch(fileName))
         {
             return true;

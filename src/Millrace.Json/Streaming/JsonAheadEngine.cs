@@ -28,33 +28,28 @@ namespace Millrace.Json.Streaming;
 /// </para>
 /// <para>
 /// Every item is read once, and only the items bound ahead wait for the consumer. Handing every item through batches to
-/// the consumer's thread ran three threads on two cores and kept more bound values waiting long enough for the
+/// the consumer's thread would run three threads on two cores and keep more bound values waiting long enough for the
 /// collector to promote them. Each side waits for the other by spinning a little first (<see cref="SpinLimit"/>): a
-/// thread parked between two regions took 100-400 µs to wake on the benchmark's VM, against about 300 µs to bind a
-/// region. Measured on the benchmark's 100 MB of 1 KB records (2 cores): two workers about 1.56 times one worker's
-/// throughput where batches to the consumer's thread made about 1.45, with the worker's time all binding.
+/// thread parked between two regions can take about as long to wake as a region takes to bind.
 /// </para>
 /// <para>
 /// The reader also does the stream's read ahead itself when it gives the worker a region (both pool threads are busy,
-/// so a read queued to the pool waited until the reader stopped for its bytes: 60 of 91 refills, 14-19 ms on the
-/// reader's path with the worker idle), and fills the buffer as soon as too few bytes remain for a region instead of
-/// reading the last ones alone (1,000-2,000 items a read). Worker idle fell from 22-66 ms to about 8 ms, and two
-/// workers read 1.51-1.73 times one worker's throughput where they read 1.47-1.60 (stopwatch, interleaved pairs of
-/// processes over two hours of the VM's drift).
+/// so a read queued to the pool would wait until the reader stopped for its bytes, on the reader's path with the worker
+/// idle), and fills the buffer as soon as too few bytes remain for a region instead of reading the last ones alone
+/// while the worker idles.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class JsonAheadEngine<T>
 {
-    // How far the worker binds ahead of the reader, and the reader before it: about 64 items of 1 KB each. Regions of
-    // 128 KB and more, or the whole buffer at once, kept more bound values waiting to be promoted, and measured slower.
+    // How far the worker binds ahead of the reader, and the reader before it: about 64 items of 1 KB each. Larger
+    // regions, or the whole buffer at once, keep more bound values waiting long enough to be promoted.
     private const int AheadBytes = 64 * 1024;
 
     // The most regions a worker binds from its guess before the reader reaches it: more than the worker binds in the
-    // time the reader binds one (about 1.2 on the benchmark's VM, where the reader also hands the items over), few
-    // enough that a slow consumer keeps few bound values waiting. Counted on that VM, when the worker stopped at one
-    // region the two sides waited for each other about 60 ms of a 320 ms read; binding until halted, about 35 ms,
-    // most of it the worker waiting for the buffer's refills.
+    // time the reader binds one (a little more than one, as the reader also hands the items over), few enough that a
+    // slow consumer keeps few bound values waiting. A worker that stopped at one region would leave the two sides
+    // waiting for each other far longer than one that binds on until halted.
     private const int ReachRegions = 4;
 
     // About two regions' binding: longer than either side normally waits for the other, short enough that a consumer

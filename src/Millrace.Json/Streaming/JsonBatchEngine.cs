@@ -25,25 +25,24 @@ namespace Millrace.Json.Streaming;
 /// one-worker path itself, so both give exactly that path's values and errors.
 /// </para>
 /// <para>
-/// Why the scanner binds: finding an item's end costs about 40% of binding it (1 KB records), and a worker's items are
-/// found twice, once by the scanner and once by the binder. With a scanner that only scanned, two binders on two cores
-/// could not pass about 1.46 times one worker's throughput. Binding a batch whenever the workers have some waiting
-/// shares the work out by itself, whatever an item costs to bind. Measured on the benchmark's 100 MB of 1 KB records
-/// (2 cores): two workers 1.20 times one worker's throughput before, 1.35 after, with a tenth less CPU in all.
+/// Why the scanner binds: finding an item's end is a large part of what binding it costs, and a worker's items are
+/// found twice, once by the scanner and once by the binder, so with a scanner that only scanned, two binders on two
+/// cores would stay well short of twice one worker's throughput. Binding a batch whenever the workers have some waiting
+/// shares the work out by itself, whatever an item costs to bind.
 /// </para>
 /// </remarks>
 /// <typeparam name="T">The item type.</typeparam>
 internal sealed class JsonBatchEngine<T>
 {
-    // 64 items (about 64 KB of 1 KB records) where 256 kept four times as many bound values waiting for the consumer:
-    // they outlived the collections of the first generation and were promoted, and the two-worker read of the benchmark's
-    // 100 MB paused twice as long for the collector (about 60 ms against 30).
+    // 64 items (about 64 KB of 1 KB records), few enough that the bound values waiting for the consumer die young:
+    // larger batches keep more of them waiting, long enough to outlive the collections of the first generation and be
+    // promoted, and the read pauses longer for the collector.
     private const int MaxBatchItems = 64;
     private const int MaxBatchBytes = 256 * 1024;
     private const int BatchesAhead = 2;
 
-    // The scanner binds its next batch when this many wait for the workers. At 1 it bound every other batch, more than
-    // its share (it also finds the workers' items), and the workers waited for it; 2 and 3 measured the same.
+    // The scanner binds its next batch when this many wait for the workers. At 1 it would bind every other batch, more
+    // than its share (it also finds the workers' items), and the workers would wait for it.
     private const int ScannerBindsAtWaiting = 2;
 
     private readonly JsonItemScanner _scanner;

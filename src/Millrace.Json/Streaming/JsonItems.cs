@@ -245,10 +245,11 @@ public static class JsonItems
 
     /// <summary>
     /// The size of a small top-level array that a seekable stream holds, which is read in one block and bound in one call
-    /// of the list converter (about 7% faster than binding item by item); <see langword="null"/> for anything else.
-    /// The cap bounds both the buffer (never above <see cref="JsonStreamOptions.MaxItemSize"/>, the most the item path
-    /// buffers) and the time between cancellation checks (about 3 ms on the benchmark machine). The serializer reads the
-    /// document with its own depth limit, so this is only done when that limit is at least as strict as the items' one.
+    /// of the list converter (faster than binding item by item, as it skips the serializer's per-item setup);
+    /// <see langword="null"/> for anything else. The cap bounds both the buffer (never above
+    /// <see cref="JsonStreamOptions.MaxItemSize"/>, the most the item path buffers) and the time between cancellation
+    /// checks, which is one block's binding. The serializer reads the document with its own depth limit, so this is
+    /// only done when that limit is at least as strict as the items' one.
     /// </summary>
     private static int? WholeDocumentSize(Stream stream, JsonStreamOptions options, JsonSerializerOptions serializerOptions)
     {

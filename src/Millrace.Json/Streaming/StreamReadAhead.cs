@@ -10,23 +10,22 @@ namespace Millrace.Json.Streaming;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Refills took about 33 ms of a 500 ms read of the binding benchmark's 100 MB file (1 MiB buffer, 2-core VM), all of it
-/// on the scanner's path, and with two workers both stood idle meanwhile; a read ahead whose bytes were then copied into
-/// the scanner's buffer took as long, so the buffers are swapped instead. The reserved head is a quarter of the buffer,
-/// at most 64 KiB; unconsumed bytes that do not fit it (an item longer than that, cut by the buffer's end), or a scanner
-/// buffer grown past this one for a long item, get the read bytes copied in instead, so the read ahead never holds more
-/// than the buffer it was made with. The scanner reads ahead only from seekable streams (files, memory), on the
-/// assumption that their reads do not wait for a producer: disposing waits for a read still running (cancelled first),
-/// so the caller has the stream back when the enumeration ends, and that wait is short unless a seekable stream reads
-/// from a network and ignores the cancellation (then the enumeration's end waits for the read).
+/// Refills are on the scanner's path, and with two workers both stand idle meanwhile; a read ahead whose bytes were
+/// then copied into the scanner's buffer would leave a whole buffer's copy on that path, so the buffers are swapped
+/// instead. The reserved head is a quarter of the buffer, at most 64 KiB; unconsumed bytes that do not fit it (an item
+/// longer than that, cut by the buffer's end), or a scanner buffer grown past this one for a long item, get the read
+/// bytes copied in instead, so the read ahead never holds more than the buffer it was made with. The scanner reads
+/// ahead only from seekable streams (files, memory), on the assumption that their reads do not wait for a producer:
+/// disposing waits for a read still running (cancelled first), so the caller has the stream back when the enumeration
+/// ends, and that wait is short unless a seekable stream reads from a network and ignores the cancellation (then the
+/// enumeration's end waits for the read).
 /// </para>
 /// <para>
 /// The read is queued to the thread pool, and whichever thread comes first does it: a pool thread, or the scanner's
 /// own through <see cref="ReadNow"/> (a <see cref="FileStream"/> or <see cref="MemoryStream"/> only, whose synchronous
 /// reads wait for no producer; a cold disk or a network share keeps the scanner's thread as long as it would have kept
-/// a pool thread). With two binding workers on two cores both pool threads are busy, and a queued read ran only once the
-/// scanner stopped to wait for its bytes, with the other worker idle meanwhile: on the binding benchmark's 100 MB, 2
-/// reads of 3 were still waiting then.
+/// a pool thread). With two binding workers on two cores both pool threads are busy, and a queued read would often run
+/// only once the scanner stopped to wait for its bytes, with the other worker idle meanwhile.
 /// </para>
 /// </remarks>
 internal sealed class StreamReadAhead : IAsyncDisposable

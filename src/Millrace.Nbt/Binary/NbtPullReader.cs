@@ -143,8 +143,8 @@ public ref struct NbtPullReader
 
     /// <summary>
     /// Moves to the next named tag of the compound the reader is in, as <see cref="Read"/> does there, and says whether
-    /// there was one: a loop over a compound's tags, such as a generated reader's, tests one result where it tested
-    /// <see cref="Read"/>'s and then <see cref="Token"/> (stopwatch: a generated read of the player file 3–6% faster).
+    /// there was one: a loop over a compound's tags, such as a generated reader's, tests one result, not
+    /// <see cref="Read"/>'s and then <see cref="Token"/>.
     /// </summary>
     /// <returns><see langword="false"/> on the compound's end, where the reader then is (<see cref="NbtToken.EndCompound"/>).</returns>
     /// <exception cref="InvalidOperationException">The reader is not inside a compound: before the root, after it, on a root that is not a container, or in a list.</exception>
@@ -259,9 +259,9 @@ public ref struct NbtPullReader
         return id;
     }
 
-    // Out of line, as the rest of Read is every token's path: with the root's handling moved out, Read was small enough
-    // for the JIT to inline into a generated reader's loop (stopwatch: a typed read of the player file 12% faster).
-    // Generated readers now loop on ReadMember and ReadElement, which share Read's steps for a compound and a list.
+    // Out of line, as the rest of Read is every token's path: with the root's handling kept out, Read is small enough
+    // for the JIT to inline into a generated reader's loop. Generated readers loop on ReadMember and ReadElement, which
+    // share Read's steps for a compound and a list.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool ReadAtRoot()
     {
@@ -668,15 +668,15 @@ public ref struct NbtPullReader
     }
 
     // Inlined for the frames kept in the reader, since every compound's and list's start goes through it; frames beyond
-    // them, and the depth limit's error, out of line. Stopwatch, with TryReadHeader's one check and SkipString: every
-    // token of the player file read in 17% less time, a generated typed read of it in 5% less.
+    // them, and the depth limit's error, out of line, so that what is inlined stays small.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Push(Frame frame)
     {
         var depth = _depth;
         if ((uint)depth < InlineFrames && depth != _maxDepth)
         {
-            // Not through FrameAt: the JIT kept its second test of the depth, and every token read took 10% longer.
+            // Not through FrameAt: the JIT keeps its own test of the depth after the one above, a second test on every
+            // compound's and list's start.
             Unsafe.Add(ref Unsafe.As<FrameBuffer, Frame>(ref _inlineFrames), depth) = frame;
             _depth = depth + 1;
             return;
@@ -702,11 +702,11 @@ public ref struct NbtPullReader
     }
 
     // Read moves past the value it stopped on, read or not. A number's size comes from a table, and a string is tested
-    // for, with no switch: on values of mixed types in a row, a third of SkipPayload's samples fell just after its jump
-    // on the type (perf). Stopwatch: reading every token of the player file 15% faster.
+    // for, with no switch: on values of mixed types in a row, a jump on the type is hard to predict, and it is where a
+    // switch spends its time.
     private void MovePastValue()
     {
-        // A bit and a table, where one table of sizes by flavour, as nibbles, made the walk 13% slower.
+        // A bit and a table, rather than one table of sizes by flavour packed as nibbles, which is slower to walk.
         if (((_fixedSizeTypes >> (int)TagType) & 1) != 0)
         {
             _cursor.Advance(NbtMemberKinds.Of[(int)TagType]);
@@ -721,9 +721,9 @@ public ref struct NbtPullReader
         }
     }
 
-    // A string value passed over in place, as a number is, where it was a call into the cursor (61 of the player file's
-    // values are strings). The varint flavour, and a string cut short, go to the cursor, which reads or refuses them.
-    // Out of Read's path, where the JIT would inline it and make Read a quarter larger.
+    // A string value passed over in place, as a number is, rather than through a call into the cursor: strings are
+    // common among a player file's values. The varint flavour, and a string cut short, go to the cursor, which reads or
+    // refuses them. Out of Read's path, where the JIT would inline it and make Read much larger.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void SkipString()
     {

@@ -12,7 +12,7 @@ internal static class NbtThrow
     /// <summary>
     /// A string the writer cannot carry. Kept out of line: the writer's string path is inlined into the recursive tag
     /// writer, and a message built there would put its formatting state on that method's stack frame, paid at every
-    /// level of every tree written (it made writes 6-9% slower).
+    /// level of every tree written.
     /// </summary>
     [DoesNotReturn]
     public static void StringTooLong(int length, string encoding, int limit, string paramName) =>

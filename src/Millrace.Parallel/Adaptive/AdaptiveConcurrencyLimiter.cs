@@ -37,8 +37,8 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     internal const int ProbeRounds = 100;
 
     /// <summary>
-    /// The fewest completions a round takes its median over, after slow start. Real latencies scatter (a 10 ms timer
-    /// wait lasts 8 to 16 ms on a 2-core VM), and the median of a few items would read that scatter as queueing.
+    /// The fewest completions a round takes its median over, after slow start. Real latencies scatter (a timer wait can
+    /// end well before or after its nominal time), and the median of a few items would read that scatter as queueing.
     /// </summary>
     internal const int MinRoundCompletions = 32;
 
@@ -202,9 +202,8 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
         else if (latency > 0 && !RebasedAfterUnrelievedCuts(latency))
         {
             // The no-load latency is the lowest round's, but one more than a quarter below it counts only when the next
-            // round shows it too: a coarse timer can end a whole round's waits early together (2 ms waits that last
-            // 4.2 ms measured 2.1 ms for one round of 16), and one such round taken as the baseline reads every
-            // ordinary round after it as a queue of half the limit.
+            // round shows it too: a coarse timer can end a whole round's waits early together, most easily a small
+            // round's, and one such round taken as the baseline reads every ordinary round after it as a queue.
             var lowest = latency < _noLoadLatency * (1 - SuddenDrop) ? Math.Max(latency, _lastLatency) : latency;
             if (_noLoadLatency == 0 || lowest < _noLoadLatency)
             {
@@ -214,8 +213,8 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
             _lastLatency = latency;
 
             // Latency within twice the rounds' mean deviation of the no-load latency is noise, not a queue: a coarse
-            // timer shifts whole rounds together (10 ms waits measured 10.4, 12.5 or 14.6 ms a round on a 2-core VM),
-            // and being a little past the knee costs little throughput while being below it costs much more.
+            // timer shifts whole rounds together, and being a little past the knee costs little throughput while being
+            // below it costs much more.
             // Alpha follows Netflix's VegasLimit in growing with log10 of the limit, scaled down because the band
             // already absorbs the noise that Vegas's wider thresholds are there for.
             var alpha = AlphaScale * Math.Max(1, Math.Log10(_limit));
@@ -274,7 +273,7 @@ internal sealed class AdaptiveConcurrencyLimiter : IDisposable
     /// queue of ours. The no-load latency was measured too low (a timer that fired early for one small round) or the
     /// service slowed for everyone: the round becomes the no-load latency, as a probe's would, and the cuts are taken
     /// back. Without this, a baseline one lucky round too low reads every later round as congestion and ratchets the
-    /// limit down a step a round (measured: 16 down to 7 in ten rounds of a 2 ms timer wait).
+    /// limit down a step a round.
     /// </summary>
     /// <param name="latency">The round's median latency.</param>
     /// <returns>Whether the round re-based the limit, and so decides nothing else.</returns>
