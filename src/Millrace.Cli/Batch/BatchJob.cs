@@ -179,8 +179,10 @@ internal sealed class BatchJob(string inputDirectory, string outputDirectory, Co
         return Path.Combine(_output, format == settings.Target ? relative : Path.ChangeExtension(relative, FileFormats.ExtensionOf(settings.Target)));
     }
 
+    // Parallel's error for a failed item holds the final exception, which is described as every failure is (a bug's
+    // included), so that it reads as on a cluster, where the handler describes it the same way.
     private static void ReportFailure(CliConsole console, string path, Error error) =>
-        console.ReportError(path, error.Exception is { } exception ? CliErrors.From(exception) ?? error : error);
+        console.ReportError(path, error.Exception is { } exception ? CliErrors.Describe(exception) : error);
 
     private async ValueTask<string> ConvertAsync(BatchItem item, CliConsole console, CancellationToken cancellationToken)
     {

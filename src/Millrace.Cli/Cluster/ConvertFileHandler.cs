@@ -67,6 +67,6 @@ internal sealed class ConvertFileHandler(CliConsole console) : IWorkItemHandler
     public bool ShouldRetry(Exception exception) => FileConversion.IsTransient(exception);
 
     /// <summary>Records a failure as a batch in one process reports it, so the failure lines are the same.</summary>
-    public Error? DescribeFailure(Exception exception) => CliErrors.From(exception);
+    public Error? DescribeFailure(Exception exception) => CliErrors.Describe(exception);
 }
 #endif

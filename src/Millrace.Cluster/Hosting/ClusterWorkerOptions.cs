@@ -1,6 +1,11 @@
 namespace Millrace.Cluster.Hosting;
 
 /// <summary>How a silo's worker takes and runs items. Defaults are in <see cref="ClusterHostingConstants"/>.</summary>
+/// <remarks>
+/// A settable class, unlike the suite's init-only option records, because the host configures it through
+/// <c>IOptions&lt;T&gt;</c> (a delegate or a configuration section sets its properties); it is validated once, as the
+/// silo starts, in the suite's words (<see cref="OptionsValidation"/>).
+/// </remarks>
 public sealed class ClusterWorkerOptions
 {
     /// <summary>Gets or sets how many items this silo runs at once, over every job; it leases no more than that plus one lease waiting.</summary>
@@ -18,17 +23,14 @@ public sealed class ClusterWorkerOptions
         var problems = new List<string>();
         if (MaxDegreeOfParallelism < 1)
         {
-            problems.Add($"MaxDegreeOfParallelism is {MaxDegreeOfParallelism}; it must be at least 1.");
+            problems.Add(OptionsValidation.Describe(nameof(MaxDegreeOfParallelism), "must be at least 1", MaxDegreeOfParallelism));
         }
 
         if (PollInterval < TimeSpan.FromMilliseconds(1) || PollInterval > TimeSpan.FromMinutes(1))
         {
-            problems.Add($"PollInterval is {PollInterval}; it must be from 1 millisecond to 1 minute.");
+            problems.Add(OptionsValidation.Describe(nameof(PollInterval), "must be from 1 millisecond to 1 minute", PollInterval));
         }
 
-        if (problems.Count > 0)
-        {
-            throw new ArgumentException($"Invalid cluster worker options: {string.Join(" ", problems)}");
-        }
+        OptionsValidation.ThrowIfAny(problems, "Invalid cluster worker options:");
     }
 }
