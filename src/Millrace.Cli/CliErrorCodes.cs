@@ -35,6 +35,12 @@ internal static class CliErrorCodes
     /// <summary>A region file has no chunk at the coordinates given.</summary>
     public const string RegionAbsent = "nbt.region.absent";
 
+    /// <summary><c>world</c> verbs name a dimension the world does not have.</summary>
+    public const string WorldDimension = "world.dimension";
+
+    /// <summary><c>world get</c> or <c>set</c> names a block where its chunk has no section with blocks.</summary>
+    public const string WorldNoBlocks = "world.no-blocks";
+
     /// <summary><c>compact encode</c> names a type the schema does not have, or a value it cannot encode.</summary>
     public const string CompactEncode = "compact.encode";
 

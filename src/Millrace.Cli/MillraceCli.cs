@@ -4,6 +4,7 @@ using Millrace.Cli.Cluster;
 using Millrace.Cli.Compact;
 using Millrace.Cli.Json;
 using Millrace.Cli.Nbt;
+using Millrace.Cli.Worlds;
 
 namespace Millrace.Cli;
 
@@ -69,6 +70,7 @@ public static class MillraceCli
     {
         JsonCommands.Create(console),
         NbtCommands.Create(console),
+        WorldCommands.Create(console),
         CompactCommands.Create(console),
         BatchCommands.Create(console),
         ClusterCommands.Create(console),

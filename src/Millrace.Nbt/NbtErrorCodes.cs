@@ -42,6 +42,10 @@ public static class NbtErrorCodes
     /// <summary>A tag whose type does not fit the typed member it is read into, or a required member that is missing.</summary>
     public const string Type = "nbt.type";
 
+    /// <summary>A chunk or section whose tags are well-formed NBT but not what the game writes there (a palette index past
+    /// the palette, a packed array of the wrong length, a palette entry without a name).</summary>
+    public const string World = "nbt.world";
+
     /// <summary>Any other malformed input.</summary>
     public const string Format = "nbt.format";
 }

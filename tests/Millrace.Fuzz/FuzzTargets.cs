@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.IO.Compression;
 using System.Text;
 using System.Text.Json;
@@ -16,6 +17,8 @@ using Millrace.Nbt.Tests.Snbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Serialization;
 using Millrace.Nbt.Snbt;
+using Millrace.Nbt.Tags;
+using Millrace.Nbt.Worlds;
 
 namespace Millrace.Fuzz;
 
@@ -41,6 +44,7 @@ internal static class FuzzTargets
         new FuzzTarget("nbt-tree", BuildTree, () => NbtSeeds(NbtFormat.Java).Concat(NbtSeeds(NbtFormat.Bedrock)).Where(seed => NbtCompressionCodec.Detect(seed) == NbtCompression.None)),
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), .. SnbtCaseTable.Cases.Select(c => Encoding.UTF8.GetBytes(c.Input))]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
+        new FuzzTarget("world-section", ReadSection, SectionSeeds),
         new FuzzTarget("decompress", DecompressWithinBound, DecompressSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
@@ -365,6 +369,58 @@ internal static class FuzzTargets
         {
             _ = region.ReadChunk(chunk.X, chunk.Z, Nbt);
         }
+    }
+
+    // A section's block states: refused as the library's own error, or read whole and set, after which the section reads
+    // again to the same blocks (the written palette and indices are what the reader takes).
+    private static void ReadSection(byte[] data)
+    {
+        if (NbtDocument.Read(data, Nbt).Root is not NbtCompound section)
+        {
+            return;
+        }
+
+        foreach (var dataVersion in new[] { 1631, 3955 })
+        {
+            if (SectionBlockStates.Read(section, dataVersion) is not { } blocks)
+            {
+                continue;
+            }
+
+            var indices = new int[SectionBlockStates.BlockCount];
+            blocks.CopyIndicesTo(indices);
+            var before = Enumerable.Range(0, SectionBlockStates.BlockCount).Select(i => blocks.Palette[indices[i]]).ToArray();
+            blocks.Set(15, 15, 15, new BlockState("fuzz:set"));
+            before[SectionBlockStates.BlockCount - 1] = new BlockState("fuzz:set");
+            var again = SectionBlockStates.Read(section, dataVersion)!;
+            for (var i = 0; i < before.Length; i++)
+            {
+                if (!before[i].Equals(again[i & 15, i >> 8, (i >> 4) & 15]))
+                {
+                    throw new InvalidOperationException($"Block {i} reads back as {again[i & 15, i >> 8, (i >> 4) & 15]}, not {before[i]}.");
+                }
+            }
+
+            return;
+        }
+    }
+
+    private static IEnumerable<byte[]> SectionSeeds()
+    {
+        static NbtCompound Entry(string name, int n) => new BlockState(name, [new("n", n.ToString(CultureInfo.InvariantCulture))]).ToCompound();
+        var random = new Random(43);
+        var seventeen = new NbtList(Enumerable.Range(0, 17).Select(i => (NbtTag)Entry("minecraft:stone", i)));
+        var modern = new long[PackedIndices.LongCount(4096, 5, PackedLayout.Padded)];
+        PackedIndices.Pack(Enumerable.Range(0, 4096).Select(_ => random.Next(17)).ToArray(), 5, PackedLayout.Padded, modern);
+        var legacy = new long[PackedIndices.LongCount(4096, 5, PackedLayout.Spanning)];
+        PackedIndices.Pack(Enumerable.Range(0, 4096).Select(_ => random.Next(17)).ToArray(), 5, PackedLayout.Spanning, legacy);
+        NbtCompound[] sections =
+        [
+            new() { { "Y", new NbtByte(0) }, { "block_states", new NbtCompound { { "palette", seventeen }, { "data", new NbtLongArray(modern) } } } },
+            new() { { "Y", new NbtByte(1) }, { "block_states", new NbtCompound { { "palette", new NbtList([Entry("minecraft:air", 0)]) } } } },
+            new() { { "Y", new NbtByte(2) }, { "Palette", new NbtList(Enumerable.Range(0, 17).Select(i => (NbtTag)Entry("minecraft:dirt", i))) }, { "BlockStates", new NbtLongArray(legacy) } },
+        ];
+        return sections.Select(section => new NbtDocument(string.Empty, section).ToArray());
     }
 
     // The runtime decoder and the generated one read the same frame alike: both succeed, or both fail with the same

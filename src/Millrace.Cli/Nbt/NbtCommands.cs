@@ -268,7 +268,7 @@ internal static class NbtCommands
     }
 
     /// <summary>Saves a region, and the external chunk files it needs, each through the one atomic writer.</summary>
-    private static async Task<bool> SaveAsync(RegionFile region, string path, CliConsole console, CancellationToken cancellationToken)
+    internal static async Task<bool> SaveAsync(RegionFile region, string path, CliConsole console, CancellationToken cancellationToken)
     {
         var external = new List<(string Path, byte[] Bytes)>();
         var bytes = region.ToArray((x, z, payload) => external.Add((RegionFile.ExternalChunkPath(path, x, z), payload)));

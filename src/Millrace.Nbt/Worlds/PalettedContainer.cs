@@ -1,0 +1,241 @@
+using Millrace.Nbt.Tags;
+
+namespace Millrace.Nbt.Worlds;
+
+/// <summary>
+/// A palette and the packed indices into it, as a view over the compound that holds both (a section, or a section's
+/// <c>block_states</c> or <c>biomes</c>): read once, written back on every change, so that an unchanged container
+/// keeps its tags and bytes. Not for two threads at once. Tags replaced behind the view are found at the next change,
+/// which refuses to write over them.
+/// </summary>
+/// <typeparam name="T">What the palette holds: block states, biome names.</typeparam>
+internal sealed class PalettedContainer<T>
+    where T : notnull, IEquatable<T>
+{
+    private readonly NbtCompound _container;
+    private readonly string _paletteName;
+    private readonly string _dataName;
+    private readonly PaletteRules _rules;
+    private readonly Func<T, NbtTag> _encode;
+    private readonly T? _pinned;
+    private readonly List<NbtTag> _entries;
+    private readonly List<T> _palette;
+    private readonly int[] _indices;
+    private NbtTag? _paletteTag;
+    private NbtTag? _dataTag;
+
+    private PalettedContainer(NbtCompound container, string paletteName, string dataName, PaletteRules rules, Func<T, NbtTag> encode, T? pinned, List<NbtTag> entries, List<T> palette, int[] indices)
+    {
+        _container = container;
+        _pinned = pinned;
+        container.TryGet<NbtTag>(paletteName, out _paletteTag);
+        container.TryGet<NbtTag>(dataName, out _dataTag);
+        _paletteName = paletteName;
+        _dataName = dataName;
+        _rules = rules;
+        _encode = encode;
+        _entries = entries;
+        _palette = palette;
+        _indices = indices;
+    }
+
+    public IReadOnlyList<T> Palette => _palette;
+
+    public PackedLayout Layout => _rules.Layout;
+
+    public T this[int index] => _palette[_indices[index]];
+
+    /// <summary>Reads the container.</summary>
+    /// <param name="container">The compound holding the palette and the data.</param>
+    /// <param name="path">The container's path, for errors.</param>
+    /// <param name="paletteName">The palette list's name.</param>
+    /// <param name="dataName">The long array's name.</param>
+    /// <param name="count">How many entries the data packs.</param>
+    /// <param name="rules">The width and layout the game uses for this kind of container.</param>
+    /// <param name="entryType">The tag type of the palette's entries.</param>
+    /// <param name="decode">Reads one entry; throws a <see cref="MillraceException"/> whose path is within the entry.</param>
+    /// <param name="encode">Writes one entry.</param>
+    /// <param name="pinned">The entry the game writes first whether or not it is used (1.13-1.17 block states: air);
+    /// <see langword="null"/> for none.</param>
+    public static PalettedContainer<T> Read(NbtCompound container, string path, string paletteName, string dataName, int count, PaletteRules rules, NbtTagType entryType, Func<NbtTag, T> decode, Func<T, NbtTag> encode, T? pinned = default)
+    {
+        var palettePath = ErrorPath.Member(path, paletteName);
+        var dataPath = ErrorPath.Member(path, dataName);
+        if (!container.TryGet<NbtList>(paletteName, out var list) || (list.Count > 0 && list.ElementType != entryType))
+        {
+            throw WorldErrors.Invalid($"'{paletteName}' must be a list of {entryType} tags.", palettePath);
+        }
+
+        if (list.Count == 0 || list.Count > count + 1)
+        {
+            // At most one entry per index, and one more: the entry the game writes first, used or not.
+            throw WorldErrors.Invalid(list.Count == 0 ? "The palette is empty." : $"The palette has {list.Count} entries for {count} indices.", palettePath);
+        }
+
+        var entries = new List<NbtTag>(list.Count);
+        var palette = new List<T>(list.Count);
+        var seen = new Dictionary<T, int>(list.Count);
+        for (var i = 0; i < list.Count; i++)
+        {
+            var entryPath = ErrorPath.Element(palettePath, i);
+            if (list[i].Type != entryType)
+            {
+                throw WorldErrors.Invalid($"A palette entry is a {list[i].Type}, not a {entryType}.", entryPath);
+            }
+
+            T value;
+            try
+            {
+                value = decode(list[i]);
+            }
+            catch (MillraceException exception) when (exception.Error.Code == NbtErrorCodes.World)
+            {
+                throw WorldErrors.Within(entryPath, exception.Error);
+            }
+
+            if (!seen.TryAdd(value, i))
+            {
+                throw WorldErrors.Invalid($"The palette lists {value} twice (entries {seen[value]} and {i}).", entryPath);
+            }
+
+            palette.Add(value);
+            entries.Add(list[i]);
+        }
+
+        var indices = new int[count];
+        var bits = rules.BitsFor(palette.Count);
+        container.TryGet<NbtTag>(dataName, out var dataTag);
+        if (bits == 0)
+        {
+            if (dataTag is not null)
+            {
+                throw WorldErrors.Invalid($"A palette of one entry has no '{dataName}'.", dataPath);
+            }
+
+            return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, indices);
+        }
+
+        if (dataTag is not NbtLongArray data)
+        {
+            throw WorldErrors.Invalid($"A palette of {palette.Count} entries needs a long array '{dataName}'.", dataPath);
+        }
+
+        var expected = PackedIndices.LongCount(count, bits, rules.Layout);
+        if (data.Value.Length != expected)
+        {
+            throw WorldErrors.Invalid($"{palette.Count} palette entries take {bits} bits each, {expected} longs in the {rules.Layout.ToString().ToLowerInvariant()} layout; this array has {data.Value.Length}.", dataPath);
+        }
+
+        PackedIndices.Unpack(data.Value, bits, rules.Layout, indices);
+        for (var i = 0; i < indices.Length; i++)
+        {
+            if (indices[i] >= palette.Count)
+            {
+                throw WorldErrors.Invalid($"Entry {i} has palette index {indices[i]}; the palette has {palette.Count} entries.", dataPath);
+            }
+        }
+
+        return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, indices);
+    }
+
+    public void CopyIndicesTo(Span<int> destination) => _indices.CopyTo(destination);
+
+    public void Set(int index, T value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        if (!ReferenceEquals(_container.TryGet<NbtTag>(_paletteName, out var palette) ? palette : null, _paletteTag)
+            || !ReferenceEquals(_container.TryGet<NbtTag>(_dataName, out var data) ? data : null, _dataTag))
+        {
+            throw new InvalidOperationException($"'{_paletteName}' or '{_dataName}' was replaced after this view read them: read the section again.");
+        }
+
+        var entry = _palette.IndexOf(value);
+        if (entry < 0)
+        {
+            entry = _palette.Count;
+            _palette.Add(value);
+            _entries.Add(_encode(value));
+        }
+
+        if (_indices[index] == entry)
+        {
+            return;
+        }
+
+        _indices[index] = entry;
+        Compact();
+        Write();
+    }
+
+    // The palette the game writes: the entries in use, in the order the indices first use them, after the pinned entry
+    // where there is one (1.13-1.17 block states start with air, used or not).
+    private void Compact()
+    {
+        var remap = new int[_palette.Count];
+        remap.AsSpan().Fill(-1);
+        var entries = new List<NbtTag>(_palette.Count + 1);
+        var palette = new List<T>(_palette.Count + 1);
+        if (_pinned is { } pinned)
+        {
+            var at = _palette.IndexOf(pinned);
+            palette.Add(pinned);
+            entries.Add(at >= 0 ? _entries[at] : _encode(pinned));
+            if (at >= 0)
+            {
+                remap[at] = 0;
+            }
+        }
+
+        for (var i = 0; i < _indices.Length; i++)
+        {
+            ref var slot = ref remap[_indices[i]];
+            if (slot < 0)
+            {
+                slot = palette.Count;
+                palette.Add(_palette[_indices[i]]);
+                entries.Add(_entries[_indices[i]]);
+            }
+
+            _indices[i] = slot;
+        }
+
+        _palette.Clear();
+        _palette.AddRange(palette);
+        _entries.Clear();
+        _entries.AddRange(entries);
+    }
+
+    private void Write()
+    {
+        _container[_paletteName] = _paletteTag = new NbtList(_entries);
+        var bits = _rules.BitsFor(_palette.Count);
+        if (bits == 0)
+        {
+            _container.Remove(_dataName);
+            _dataTag = null;
+            return;
+        }
+
+        var packed = new long[PackedIndices.LongCount(_indices.Length, bits, _rules.Layout)];
+        PackedIndices.Pack(_indices, bits, _rules.Layout, packed);
+        _container[_dataName] = _dataTag = new NbtLongArray(packed);
+    }
+}
+
+/// <summary>How the game sizes and packs one kind of paletted container.</summary>
+/// <param name="Layout">How the indices are packed.</param>
+/// <param name="MinBits">The narrowest index the game writes for two entries or more.</param>
+/// <param name="SingleValue">Whether one entry is written with no indices at all (1.18+).</param>
+internal readonly record struct PaletteRules(PackedLayout Layout, int MinBits, bool SingleValue)
+{
+    /// <summary>1.18+ block states: none for one entry, else at least 4 bits.</summary>
+    public static PaletteRules ModernBlocks => new(PackedLayout.Padded, 4, SingleValue: true);
+
+    /// <summary>1.18+ biomes: none for one entry, else the rounded-up logarithm.</summary>
+    public static PaletteRules ModernBiomes => new(PackedLayout.Padded, 1, SingleValue: true);
+
+    /// <summary>1.13-1.17 block states: at least 4 bits, whatever the palette's size.</summary>
+    public static PaletteRules Blocks(PackedLayout layout) => new(layout, 4, SingleValue: false);
+
+    public int BitsFor(int paletteSize) => SingleValue && paletteSize == 1 ? 0 : PackedIndices.BitsFor(paletteSize, MinBits);
+}
