@@ -32,13 +32,14 @@ internal static class CliErrors
     public static Error Describe(Exception exception) => From(exception) ?? new Error(CliErrorCodes.Unexpected, exception.Message);
 
     /// <summary>
-    /// The exit code of a run that reported <paramref name="error"/>: <see cref="ExitCodes.BadInput"/> for every error,
-    /// whatever its code (usage errors are the parser's, exit <see cref="ExitCodes.Usage"/>, and carry no code).
+    /// The exit code of a run that reported <paramref name="error"/>: <see cref="ExitCodes.BadInput"/> for every error
+    /// but one in the command line's own text (a <c>--where</c> query, <see cref="Millrace.Nbt.NbtErrorCodes.Query"/>), which is a
+    /// usage error, <see cref="ExitCodes.Usage"/>, as the parser's own are (those carry no code).
     /// </summary>
     public static int ExitCodeOf(Error error)
     {
         ArgumentNullException.ThrowIfNull(error);
-        return ExitCodes.BadInput;
+        return error.Code == Millrace.Nbt.NbtErrorCodes.Query ? ExitCodes.Usage : ExitCodes.BadInput;
     }
 
 #if MILLRACE_CLUSTER

@@ -46,6 +46,9 @@ public static class NbtErrorCodes
     /// the palette, a packed array of the wrong length, a palette entry without a name).</summary>
     public const string World = "nbt.world";
 
+    /// <summary>A chunk query (<see cref="Worlds.ChunkQuery"/>) that does not parse, located at a byte of its text.</summary>
+    public const string Query = "nbt.query";
+
     /// <summary>Any other malformed input.</summary>
     public const string Format = "nbt.format";
 }

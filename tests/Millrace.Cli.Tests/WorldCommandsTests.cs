@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
 using Millrace.Nbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Tags;
@@ -79,11 +81,14 @@ public sealed class WorldCommandsTests : IDisposable
     [InlineData("world set {world} 1 0 2 minecraft:stone", ExitCodes.BadInput, "world.no-blocks")]
     [InlineData("world set {world} 1 64 2 minecraft:stone[axis]", ExitCodes.Usage, null)]
     [InlineData("world get {world} 1 99999 2", ExitCodes.Usage, null)]
+    [InlineData("world chunks {world}/nowhere --where x=1", ExitCodes.BadInput, "io.open")]
+    [InlineData("world prune {world} --where x=1 --dimension minecraft:the_end", ExitCodes.BadInput, "world.dimension")]
+    [InlineData("world find /dev/zero --block stone", ExitCodes.BadInput, "io.open")]
     public async Task BadPathsAndArguments_AreOneLineWithTheirExitCode(string command, int exitCode, string? code)
     {
         var run = await Run(command.Replace("{world}", _world.FullName, StringComparison.Ordinal).Split(' '));
         Assert.Equal(exitCode, run.ExitCode);
-        Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Single(Failures(run));
         if (code is not null)
         {
             Assert.Contains($": {code}: ", run.Error, StringComparison.Ordinal);
@@ -97,11 +102,127 @@ public sealed class WorldCommandsTests : IDisposable
         var run = await Run("world", "stats", _world.FullName, "--json");
         Assert.Equal(ExitCodes.BadInput, run.ExitCode);
         Assert.Contains("r.5.5.mca: nbt.region: ", run.Error, StringComparison.Ordinal);
-        Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Single(Failures(run));
         Assert.StartsWith("""{"chunks":2,""", run.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Find_PrintsEveryBlockOfAName_AndChunks_TheChunksAQueryMatches()
+    {
+        var find = await Run("world", "find", _world.FullName, "--block", "oak_log");
+        Assert.Equal(ExitCodes.Success, find.ExitCode);
+        Assert.Equal("1 64 2 minecraft:oak_log[axis=y]\n", find.Output);
+        Assert.Equal(4095, (await Run("world", "find", _world.FullName, "--block", "minecraft:stone", "--parallel", "1")).Output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+        Assert.Empty((await Run("world", "find", _world.FullName, "--block", "oak_log", "--where", "x < 0")).Output);
+
+        Assert.Equal("0 0\n", (await Run("world", "chunks", _world.FullName, "--where", "contains stone")).Output);
+        Assert.Equal("-1 0\n0 0\n", (await Run("world", "chunks", _world.FullName, "--where", "Status = full and Timestamp = 2023-11-14T22:13:20")).Output);
+        Assert.Equal("-1 0\n", (await Run("world", "chunks", RegionPath(-1, 0), "--where", "x in -1..-1")).Output);
+    }
+
+    [Theory]
+    [InlineData("world chunks {world} --where", "Required argument missing")]
+    [InlineData("world chunks {world} --where x<", "nbt.query: Expected a value after '<', not the end of the query. (byte offset 2)")]
+    [InlineData("world prune {world} --where Foo=1 --apply", "nbt.query: 'Foo' is not a field")]
+    [InlineData("world find {world} --block stone --where (x=1", "nbt.query: Expected ')'")]
+    [InlineData("world find {world}", "--block")]
+    public async Task ABadQuery_IsAUsageError_OnOneLine(string command, string message)
+    {
+        var run = await Run(command.Replace("{world}", _world.FullName, StringComparison.Ordinal).Split(' '));
+        Assert.Equal(ExitCodes.Usage, run.ExitCode);
+        Assert.Contains(message, run.Error, StringComparison.Ordinal);
+        Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Empty(run.Output);
+    }
+
+    [SharedDataFact("worlds")]
+    public async Task Prune_IsADryRunByDefault_AndWithApply_DeletesTheChunksAndTheirEntities_KeepingTheOthersBytes()
+    {
+        var folder = Path.Combine(_world.FullName, "real");
+        Directory.CreateDirectory(Path.Combine(folder, "region"));
+        Directory.CreateDirectory(Path.Combine(folder, "entities"));
+        var region = Path.Combine(folder, "region", "r.0.0.mca");
+        var entities = Path.Combine(folder, "entities", "r.0.0.mca");
+        File.Copy(Path.Combine(SharedData.Folder("worlds"), "1.20.1-bluenbt", "r.0.0.mca"), region);
+        var companion = new RegionFile();
+        foreach (var (x, z) in new[] { (0, 0), (5, 4), (31, 31) })
+        {
+            companion.WriteChunk(x, z, new NbtDocument(string.Empty, new NbtCompound { { "Position", new NbtIntArray([x, z]) }, { "Entities", new NbtList() } }));
+        }
+
+        await File.WriteAllBytesAsync(entities, companion.ToArray());
+        var before = IndependentRegion.Read(await File.ReadAllBytesAsync(region));
+        var selected = (await Run("world", "chunks", region, "--where", "contains minecraft:chest")).Output
+            .Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(line => line.Split(' ')).Select(p => (int.Parse(p[0], CultureInfo.InvariantCulture), int.Parse(p[1], CultureInfo.InvariantCulture))).ToHashSet();
+        Assert.Contains((5, 4), selected);
+        Assert.DoesNotContain((0, 0), selected);
+
+        var dry = await Run("world", "prune", region, "--where", "contains minecraft:chest");
+        Assert.Equal(ExitCodes.Success, dry.ExitCode);
+        Assert.Matches($@"^{Regex.Escape(region)}: {selected.Count} of {before.Count} chunks, \d+ bytes\ndry run: {selected.Count} of {before.Count} chunks match in 1 of 1 region files; deleting them would free \d+ bytes \(--apply deletes them\)\n$", dry.Output);
+        Assert.Equal(before.Keys, IndependentRegion.Read(await File.ReadAllBytesAsync(region)).Keys);
+
+        var apply = await Run("world", "prune", region, "--where", "contains minecraft:chest", "--apply");
+        Assert.Equal(ExitCodes.Success, apply.ExitCode);
+        Assert.Equal(dry.Output.Split('\n')[0], apply.Output.Split('\n')[0]);
+        var after = IndependentRegion.Read(await File.ReadAllBytesAsync(region), withoutGaps: true);
+        Assert.Equal(before.Keys.Where(k => !selected.Contains(k)).Order(), after.Keys.Order());
+        Assert.All(after, kept => Assert.Equal(before[kept.Key], kept.Value));
+        Assert.Equal([(0, 0), (31, 31)], IndependentRegion.Read(await File.ReadAllBytesAsync(entities), withoutGaps: true).Keys.Order());
+        Assert.DoesNotContain(Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories), f => !f.EndsWith(".mca", StringComparison.Ordinal));
+
+        // A region left with no chunk is removed, as the game treats a missing region: not generated.
+        var all = await Run("world", "prune", region, "--where", "x > -1000", "--apply");
+        Assert.Equal(ExitCodes.Success, all.ExitCode);
+        Assert.False(File.Exists(region));
+    }
+
+    [SharedDataFact("worlds")]
+    public async Task Prune_Interrupted_LeavesEachRegionOldOrNew_AndNoTemporaryFile()
+    {
+        var folder = Path.Combine(_world.FullName, "many", "region");
+        Directory.CreateDirectory(folder);
+        var source = Path.Combine(SharedData.Folder("worlds"), "1.21.1-prismarine", "r.0.0.mca");
+        var original = IndependentRegion.Read(await File.ReadAllBytesAsync(source));
+        for (var i = 0; i < 40; i++)
+        {
+            File.Copy(source, Path.Combine(folder, $"r.{i}.0.mca"));
+        }
+
+        // Interrupted once the first region is written, while the others wait or are in flight.
+        using var interrupt = new CancellationTokenSource();
+        var length = new FileInfo(source).Length;
+        var watcher = Task.Run(async () =>
+        {
+            while (Directory.EnumerateFiles(folder, "r.*.mca").All(f => new FileInfo(f).Length == length))
+            {
+                await Task.Delay(2);
+            }
+
+            await interrupt.CancelAsync();
+        });
+        var run = await CliRun.InvokeUntil(interrupt.Token, "world", "prune", folder, "--where", "x < 7 and InhabitedTime < 1h", "--apply", "--parallel", "2");
+        Assert.Equal(ExitCodes.Interrupted, run.ExitCode);
+        Assert.Contains("millrace: cancelled: pruning stopped after ", run.Error, StringComparison.Ordinal);
+        Assert.StartsWith("cancelled: pruned ", run.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries)[^1], StringComparison.Ordinal);
+        Assert.Equal(40, Directory.EnumerateFiles(folder).Count());
+        var pruned = 0;
+        foreach (var file in Directory.EnumerateFiles(folder))
+        {
+            var chunks = IndependentRegion.Read(await File.ReadAllBytesAsync(file));
+            pruned += chunks.Count < original.Count ? 1 : 0;
+            Assert.All(chunks, kept => Assert.Equal(original[kept.Key], kept.Value));
+        }
+
+        await watcher;
+        Assert.InRange(pruned, 1, 39);
+    }
+
     private static Task<CliRun> Run(params string[] args) => CliRun.Invoke(args);
+
+    // Standard error's lines but the progress display's.
+    private static string[] Failures(CliRun run) =>
+        [.. run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(line => !line.StartsWith("progress: ", StringComparison.Ordinal))];
 
     private string RegionPath(int x, int z) => Path.Combine(_world.FullName, "region", $"r.{x}.{z}.mca");
 

@@ -10,7 +10,11 @@ namespace Millrace.Cli.Batch;
 /// wraps onto new lines on a narrow one) with files per second and the time left; elsewhere, a plain line every two
 /// seconds that a log keeps readable.
 /// </summary>
-internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
+/// <param name="writer">Standard error.</param>
+/// <param name="terminal">Whether it is a terminal.</param>
+/// <param name="activity">What the run does, as the bar's label (<c>converting</c>).</param>
+/// <param name="unit">What it counts (<c>files</c>).</param>
+internal sealed class ProgressDisplay(TextWriter writer, bool terminal, string activity = "converting", string unit = "files")
 {
     private ProgressContext? _context;
     private ProgressTask? _task;
@@ -35,11 +39,11 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
         return await console.Progress()
             .AutoClear(false)
             .HideCompleted(false)
-            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(), new RemainingColumn(this))
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new RateColumn(unit), new RemainingColumn(this))
             .StartAsync(async context =>
             {
                 _context = context;
-                _task = context.AddTask("converting", maxValue: Math.Max(total, 1));
+                _task = context.AddTask(activity, maxValue: Math.Max(total, 1));
                 return await work();
             });
     }
@@ -51,7 +55,7 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
         if (_task is { } task)
         {
             task.Value = done;
-            task.Description = progress.Failed > 0 ? string.Create(CultureInfo.InvariantCulture, $"converting ({progress.Failed} failed)") : "converting";
+            task.Description = progress.Failed > 0 ? string.Create(CultureInfo.InvariantCulture, $"{activity} ({progress.Failed} failed)") : activity;
             foreach (var silo in silos ?? [])
             {
                 if (!_silos.TryGetValue(silo.Name, out var row))
@@ -81,7 +85,7 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
             : string.Empty;
         lock (writer)
         {
-            writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} files/s, {eta}{failed}{bySilo}"));
+            writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"progress: {done}/{total} ({percent}%), {progress.ItemsPerSecond:0.0} {unit}/s, {eta}{failed}{bySilo}"));
             writer.Flush();
         }
     }
@@ -95,11 +99,11 @@ internal sealed class ProgressDisplay(TextWriter writer, bool terminal)
             task == display._task ? _remaining.Render(options, task, deltaTime) : Text.Empty;
     }
 
-    /// <summary>Files per second, as Spectre measures the task's speed.</summary>
-    private sealed class RateColumn : ProgressColumn
+    /// <summary>Files (or regions) per second, as Spectre measures the task's speed.</summary>
+    private sealed class RateColumn(string unit) : ProgressColumn
     {
         public override IRenderable Render(RenderOptions options, ProgressTask task, TimeSpan deltaTime) =>
-            new Text(string.Create(CultureInfo.InvariantCulture, $"{task.Speed ?? 0:0.0} files/s"));
+            new Text(string.Create(CultureInfo.InvariantCulture, $"{task.Speed ?? 0:0.0} {unit}/s"));
     }
 }
 

@@ -5,17 +5,19 @@ using Millrace.Nbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Tags;
 using Millrace.Nbt.Worlds;
-using Millrace.Parallel;
 
 namespace Millrace.Cli.Worlds;
 
-/// <summary>The <c>millrace world</c> verbs over Java worlds: info, stats, get and set.</summary>
+/// <summary>The <c>millrace world</c> verbs over Java worlds: info, stats, get, set, find, chunks and prune.</summary>
 internal static class WorldCommands
 {
     // The game's world border is 30 million blocks from the origin; heights stay within what a section's Y byte allows.
     private const int MaxHorizontal = 30_000_000;
     private const int MinHeight = -2048;
     private const int MaxHeight = 2047;
+
+    // The folders beside a dimension's region/ whose region files hold the same chunks' entities and points of interest.
+    private static readonly string[] CompanionFolders = ["entities", "poi"];
 
     public static Command Create(CliConsole console)
     {
@@ -24,6 +26,9 @@ internal static class WorldCommands
         world.Add(Stats(console));
         world.Add(Get(console));
         world.Add(Set(console));
+        world.Add(Find(console));
+        world.Add(Chunks(console));
+        world.Add(Prune(console));
         return world;
     }
 
@@ -77,10 +82,10 @@ internal static class WorldCommands
 
     private static Command Stats(CliConsole console)
     {
-        var path = new Argument<string>("path") { Description = "A world's folder, a folder of region files, or one .mca file." };
+        var path = RegionsArgument();
         var dimension = DimensionOption();
         var json = new Option<bool>("--json") { Description = "Print {\"chunks\": N, \"sections\": M, \"blocks\": {...}, \"biomes\": {...}}, names in order, instead of text." };
-        var parallel = CliOptions.WholeNumber("--parallel", "Region files read at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
+        var parallel = ParallelOption();
         var command = new Command("stats", "Count every block name (and biome) over a world, a folder of region files or one region file.") { path, dimension, json, parallel };
         command.SetAction(async (parsed, cancellationToken) =>
         {
@@ -90,28 +95,20 @@ internal static class WorldCommands
                 return ExitCodes.BadInput;
             }
 
-            var options = new ParallelOperatorOptions { MaxDegreeOfParallelism = parsed.GetValue(parallel), Metrics = false };
-            var results = await regions.SelectParallelResultsAsync((region, token) => ValueTask.FromResult(Count(region, token)), options, cancellationToken);
             var total = new WorldStatistics();
-            var failures = 0;
-            foreach (var result in results.OrderBy(r => r.Index))
-            {
-                var region = regions[(int)result.Index];
-                if (result.Result.TryGetValue(out var counted))
+            var job = new RegionJob(console, parsed.GetValue(parallel), "counting");
+            var exitCode = await job.RunAsync(
+                regions,
+                (region, token) => ValueTask.FromResult(Count(region, token)),
+                (region, counted) =>
                 {
                     total.Add(counted.Statistics);
-                    foreach (var error in counted.ChunkErrors)
-                    {
-                        failures++;
-                        console.ReportError(region, error);
-                    }
-                }
-                else
-                {
-                    failures++;
-                    var error = result.Result.Error;
-                    console.ReportError(region, error.Exception is { } exception ? CliErrors.Describe(exception) : error);
-                }
+                    return ValueTask.FromResult(RegionJob.ReportChunkErrors(console, region, counted.ChunkErrors));
+                },
+                cancellationToken);
+            if (exitCode == ExitCodes.Interrupted)
+            {
+                return exitCode;
             }
 
             if (parsed.GetValue(json))
@@ -124,7 +121,7 @@ internal static class WorldCommands
                 await WriteTextAsync(total, output);
             }
 
-            return failures == 0 ? ExitCodes.Success : ExitCodes.BadInput;
+            return exitCode;
         });
         return command;
     }
@@ -213,12 +210,159 @@ internal static class WorldCommands
         return command;
     }
 
+    private static Command Find(CliConsole console)
+    {
+        var path = RegionsArgument();
+        var block = new Option<string>("--block")
+        {
+            Description = "The block's name: minecraft:diamond_ore (a name without a namespace is the game's), legacy:ID for blocks saved before 1.13.",
+            Required = true,
+        };
+        var where = QueryOption("Only in the chunks that match this query (see 'world chunks').");
+        var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var command = new Command("find", "Print where every block of a name is, as 'x y z state' lines, region by region as they are read.") { path, block, where, dimension, parallel };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var name = parsed.GetValue(block)!;
+            name = name.Contains(':', StringComparison.Ordinal) ? name : "minecraft:" + name;
+            var query = parsed.GetValue(where) is { } text ? ChunkQuery.Parse(text) : null;
+            await using var output = console.CreateTextOutput();
+            var job = new RegionJob(console, parsed.GetValue(parallel), "finding");
+            return await job.RunAsync(
+                regions,
+                (region, token) => ValueTask.FromResult(FindIn(region, name, query, token)),
+                async (region, found) =>
+                {
+                    foreach (var (x, y, z, state) in found.Blocks)
+                    {
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{x} {y} {z} {state}"));
+                    }
+
+                    await output.FlushAsync(cancellationToken);
+                    return RegionJob.ReportChunkErrors(console, region, found.ChunkErrors);
+                },
+                cancellationToken);
+        });
+        return command;
+    }
+
+    private static Command Chunks(CliConsole console)
+    {
+        var path = RegionsArgument();
+        var where = QueryOption("The query: fields x, z, DataVersion, InhabitedTime, LastUpdate, Timestamp, Status and 'contains NAME'; and, or, not, parentheses (InhabitedTime < 5m and not contains minecraft:chest).", required: true);
+        var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var command = new Command("chunks", "Print the chunks that match a query, as 'x z' lines in chunk coordinates, region by region.") { path, where, dimension, parallel };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var query = ChunkQuery.Parse(parsed.GetValue(where)!);
+            await using var output = console.CreateTextOutput();
+            var job = new RegionJob(console, parsed.GetValue(parallel), "selecting");
+            return await job.RunAsync(
+                regions,
+                (region, token) => ValueTask.FromResult(Select(region, query)),
+                async (region, selected) =>
+                {
+                    foreach (var chunk in selected.Selection.Matches)
+                    {
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{(selected.X * 32) + chunk.X} {(selected.Z * 32) + chunk.Z}"));
+                    }
+
+                    await output.FlushAsync(cancellationToken);
+                    return RegionJob.ReportChunkErrors(console, region, selected.Selection.Errors);
+                },
+                cancellationToken);
+        });
+        return command;
+    }
+
+    private static Command Prune(CliConsole console)
+    {
+        var path = RegionsArgument();
+        var where = QueryOption("The chunks to delete, as a query (see 'world chunks').", required: true);
+        var apply = new Option<bool>("--apply") { Description = "Delete them; without it, only say what would be deleted and freed." };
+        var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var command = new Command("prune", "Delete the chunks that match a query (with their entities and points of interest) and lay each region file out again without gaps; a dry run unless --apply.")
+        {
+            path, where, apply, dimension, parallel,
+        };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var query = ChunkQuery.Parse(parsed.GetValue(where)!);
+            var applying = parsed.GetValue(apply);
+            var (chunks, deleted, freed, touched) = (0L, 0L, 0L, 0);
+            await using var output = console.CreateTextOutput();
+            var job = new RegionJob(console, parsed.GetValue(parallel), applying ? "pruning" : "selecting");
+            var exitCode = await job.RunAsync(
+                regions,
+                (region, token) => PruneAsync(region, query, applying, console, token),
+                async (region, pruned) =>
+                {
+                    chunks += pruned.Selection.Chunks;
+                    if (pruned.Freed is { } bytes && pruned.Selection.Matches.Count > 0)
+                    {
+                        (deleted, freed, touched) = (deleted + pruned.Selection.Matches.Count, freed + bytes, touched + 1);
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{region}: {pruned.Selection.Matches.Count} of {pruned.Selection.Chunks} chunks, {bytes} bytes"));
+                    }
+
+                    return RegionJob.ReportChunkErrors(console, region, pruned.Selection.Errors) + (pruned.Freed is null ? 1 : 0);
+                },
+                cancellationToken);
+            var summary = applying
+                ? $"pruned {deleted} of {chunks} chunks in {touched} of {regions.Count} region files; {freed} bytes freed"
+                : $"dry run: {deleted} of {chunks} chunks match in {touched} of {regions.Count} region files; deleting them would free {freed} bytes (--apply deletes them)";
+            await output.WriteLineAsync(exitCode == ExitCodes.Interrupted ? "cancelled: " + summary + " so far" : summary);
+            return exitCode;
+        });
+        return command;
+    }
+
     private static (Argument<string> Path, Argument<int> X, Argument<int> Y, Argument<int> Z, Option<string> Dimension) BlockArguments() => (
         new Argument<string>("path") { Description = "The world's folder (the one holding level.dat)." },
         CliOptions.WholeNumberArgument("x", "The block's x.", -MaxHorizontal, MaxHorizontal),
         CliOptions.WholeNumberArgument("y", "The block's y.", MinHeight, MaxHeight),
         CliOptions.WholeNumberArgument("z", "The block's z.", -MaxHorizontal, MaxHorizontal),
         DimensionOption());
+
+    private static Argument<string> RegionsArgument() => new("path") { Description = "A world's folder, a folder of region files, or one .mca file." };
+
+    private static Option<int> ParallelOption() =>
+        CliOptions.WholeNumber("--parallel", "Region files worked on at once (default: the number of processors).", 1, 1024, () => Environment.ProcessorCount);
+
+    // A query that does not parse is a usage error (exit 2), located at its byte as every parse error is.
+    private static Option<string?> QueryOption(string description, bool required = false)
+    {
+        var option = new Option<string?>("--where") { Description = description, Required = required };
+        option.Validators.Add(result =>
+        {
+            try
+            {
+                if (result.GetValueOrDefault<string?>() is { } text)
+                {
+                    ChunkQuery.Parse(text);
+                }
+            }
+            catch (NbtFormatException exception)
+            {
+                result.AddError($"--where: {exception.Code}: {exception.Message}");
+            }
+        });
+        return option;
+    }
 
     private static Option<string> DimensionOption() => new("--dimension")
     {
@@ -274,15 +418,129 @@ internal static class WorldCommands
             : null;
     }
 
+    private static RegionFile OpenRegion(string regionPath) =>
+        FileKind.IsRegularFile(regionPath)
+            ? RegionFile.Open(regionPath)
+            : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
+
+    // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise.
+    private static (int X, int Z) PositionOf(string regionPath, ChunkQuery query) =>
+        RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z)
+        : query.RequiresChunkData ? (0, 0)
+        : throw new CliException(CliErrorCodes.Open, "The file is not named r.X.Z.mca, so the query cannot tell where its chunks are.");
+
+    private static SelectedChunks Select(string regionPath, ChunkQuery query)
+    {
+        var region = OpenRegion(regionPath);
+        var (x, z) = PositionOf(regionPath, query);
+        return new SelectedChunks(x, z, query.Select(region, x, z));
+    }
+
+    private static FoundBlocks FindIn(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
+    {
+        var region = OpenRegion(regionPath);
+        var found = new FoundBlocks([], []);
+        foreach (var entry in region.Chunks)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            try
+            {
+                if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root && Chunk.Read(root) is var chunk && (query is null || query.Matches(chunk, entry.Timestamp)))
+                {
+                    found.Blocks.AddRange(chunk.FindBlocks(name));
+                }
+            }
+            catch (MillraceException exception)
+            {
+                found.ChunkErrors.Add(new RegionChunkError(entry.X, entry.Z, exception.Error));
+            }
+        }
+
+        return found;
+    }
+
+    /// <summary>
+    /// Deletes a region's matching chunks, and the same chunks' entities and points of interest (1.17+ keeps them in
+    /// region files of the same name under <c>entities/</c> and <c>poi/</c>), writing each file atomically; a file left
+    /// with no chunk is removed, as is the <c>.mcc</c> file of a deleted chunk. Without <paramref name="apply"/>, only
+    /// measures. A chunk that cannot be read is kept.
+    /// </summary>
+    private static async ValueTask<PrunedRegion> PruneAsync(string regionPath, ChunkQuery query, bool apply, CliConsole console, CancellationToken cancellationToken)
+    {
+        var opened = OpenRegion(regionPath);
+        var (x, z) = PositionOf(regionPath, query);
+        var selection = query.Select(opened, x, z);
+        var positions = selection.Matches.Select(c => (c.X, c.Z)).ToList();
+        if (positions.Count == 0)
+        {
+            return new PrunedRegion(selection, 0);
+        }
+
+        var freed = 0L;
+        var files = new List<string> { regionPath };
+        if (Path.GetFileName(Path.GetDirectoryName(Path.GetFullPath(regionPath))) == "region")
+        {
+            var dimension = Path.GetDirectoryName(Path.GetDirectoryName(Path.GetFullPath(regionPath)))!;
+            files.AddRange(CompanionFolders.Select(folder => Path.Combine(dimension, folder, Path.GetFileName(regionPath))).Where(File.Exists));
+        }
+
+        foreach (var file in files)
+        {
+            var region = file == regionPath ? opened : OpenRegion(file);
+            if (await DeleteChunksAsync(file, region, positions, apply, console, cancellationToken) is not { } bytes)
+            {
+                return new PrunedRegion(selection, null);
+            }
+
+            freed += bytes;
+        }
+
+        return new PrunedRegion(selection, freed);
+    }
+
+    // The bytes deleting the chunks frees (or would free), or null when the file could not be written (reported).
+    private static async ValueTask<long?> DeleteChunksAsync(string path, RegionFile region, List<(int X, int Z)> positions, bool apply, CliConsole console, CancellationToken cancellationToken)
+    {
+        var before = new FileInfo(path).Length;
+        var externals = new List<string>();
+        foreach (var chunk in region.Chunks.Where(c => positions.Contains((c.X, c.Z))).ToList())
+        {
+            if (chunk.IsExternal && File.Exists(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z)))
+            {
+                externals.Add(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z));
+                before += new FileInfo(externals[^1]).Length;
+            }
+
+            region.DeleteChunk(chunk.X, chunk.Z);
+        }
+
+        var empty = !region.Chunks.Any();
+        if (!apply)
+        {
+            return before - (empty ? 0 : region.ToArray(static (_, _, _) => { }).LongLength);
+        }
+
+        if (empty)
+        {
+            File.Delete(path);
+        }
+        else if (!await Nbt.NbtCommands.SaveAsync(region, path, console, cancellationToken))
+        {
+            return null;
+        }
+
+        foreach (var external in externals)
+        {
+            File.Delete(external);
+        }
+
+        return before - (empty ? 0 : new FileInfo(path).Length);
+    }
+
     // One region's counts; a chunk that cannot be read is reported, located by its coordinates, and the others counted.
     private static RegionCount Count(string regionPath, CancellationToken cancellationToken)
     {
-        if (!FileKind.IsRegularFile(regionPath))
-        {
-            throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
-        }
-
-        var region = RegionFile.Open(regionPath);
+        var region = OpenRegion(regionPath);
         var counted = new RegionCount(new WorldStatistics(), []);
         foreach (var entry in region.Chunks)
         {
@@ -296,8 +554,7 @@ internal static class WorldCommands
             }
             catch (MillraceException exception)
             {
-                var error = exception.Error;
-                counted.ChunkErrors.Add(error with { Message = string.Create(CultureInfo.InvariantCulture, $"chunk {entry.X} {entry.Z} of the region: {error.Message}") });
+                counted.ChunkErrors.Add(new RegionChunkError(entry.X, entry.Z, exception.Error));
             }
         }
 
@@ -381,5 +638,14 @@ internal static class WorldCommands
     }
 
     /// <summary>A region's counts, and the chunks of it that could not be counted.</summary>
-    private sealed record RegionCount(WorldStatistics Statistics, List<Error> ChunkErrors);
+    private sealed record RegionCount(WorldStatistics Statistics, List<RegionChunkError> ChunkErrors);
+
+    /// <summary>A region's blocks of one name, and the chunks of it that could not be read.</summary>
+    private sealed record FoundBlocks(List<FoundBlock> Blocks, List<RegionChunkError> ChunkErrors);
+
+    /// <summary>What a query selected in a region, and the region's position.</summary>
+    private sealed record SelectedChunks(int X, int Z, RegionSelection Selection);
+
+    /// <summary>What a query selected in a region and the bytes deleting it freed (or would), or null when a file could not be written.</summary>
+    private sealed record PrunedRegion(RegionSelection Selection, long? Freed);
 }

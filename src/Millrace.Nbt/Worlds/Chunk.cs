@@ -193,6 +193,81 @@ public sealed class Chunk
         }
     }
 
+    /// <summary>
+    /// Finds every block of a name (properties aside; <c>legacy:ID</c> for blocks saved before 1.13), section by section
+    /// from the lowest, each in the game's order (y, then z, then x). A section whose palette lacks the name is passed
+    /// over without decoding its indices; one index buffer serves the whole walk.
+    /// </summary>
+    /// <param name="name">The block's name, such as <c>minecraft:diamond_ore</c>.</param>
+    /// <returns>The blocks, at world coordinates.</returns>
+    /// <exception cref="MillraceException">A section is not one the game writes (<see cref="NbtErrorCodes.World"/>).</exception>
+    public IEnumerable<FoundBlock> FindBlocks(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        return Walk(name);
+
+        IEnumerable<FoundBlock> Walk(string name)
+        {
+            var indices = new int[SectionBlockStates.BlockCount];
+            var wanted = new bool[16];
+            var legacyId = name.StartsWith("legacy:", StringComparison.Ordinal)
+                && int.TryParse(name.AsSpan("legacy:".Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : -1;
+            foreach (var section in _sections)
+            {
+                IReadOnlyList<BlockState> palette;
+                if (section.BlockStates is { } states)
+                {
+                    palette = states.Palette;
+                    if (wanted.Length < palette.Count)
+                    {
+                        wanted = new bool[palette.Count];
+                    }
+
+                    var any = false;
+                    for (var i = 0; i < palette.Count; i++)
+                    {
+                        any |= wanted[i] = palette[i].Name == name;
+                    }
+
+                    if (!any)
+                    {
+                        continue;
+                    }
+
+                    states.CopyIndicesTo(indices);
+                    for (var i = 0; i < indices.Length; i++)
+                    {
+                        if (wanted[indices[i]])
+                        {
+                            yield return At(section.Y, i, palette[indices[i]]);
+                        }
+                    }
+                }
+                else if (legacyId >= 0 && section.BlockIds is { } ids)
+                {
+                    ids.CopyIdsTo(indices);
+                    for (var i = 0; i < indices.Length; i++)
+                    {
+                        if (indices[i] == legacyId)
+                        {
+                            yield return At(section.Y, i, ids[i & 15, i >> 8, (i >> 4) & 15]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Gets whether any block of the chunk has a name (properties aside), stopping at the first.</summary>
+    /// <param name="name">The block's name, such as <c>minecraft:chest</c> (<c>legacy:ID</c> before 1.13).</param>
+    /// <returns><see langword="true"/> when one does.</returns>
+    /// <exception cref="MillraceException">A section is not one the game writes (<see cref="NbtErrorCodes.World"/>).</exception>
+    public bool ContainsBlock(string name) => FindBlocks(name).Any();
+
+    // A block's world position from its section's Y and its index within the section (y, then z, then x).
+    private FoundBlock At(int sectionY, int index, BlockState state) =>
+        new((X << 4) | (index & 15), (sectionY << 4) | (index >> 8), (Z << 4) | ((index >> 4) & 15), state);
+
     private static int Position(NbtCompound level, string name, string prefix) =>
         level.TryGet<NbtInt>(name, out var position)
             ? position.Value

@@ -237,7 +237,7 @@ public class SectionBlockStatesTests
     }
 
     // The section's indices read from its tags by the test's own bit reader, the width from the palette's size.
-    private static int[] Reference(NbtCompound section, PackedLayout layout)
+    internal static int[] Reference(NbtCompound section, PackedLayout layout)
     {
         var modern = section.TryGet<NbtCompound>("block_states", out var container);
         var palette = modern ? container!.Get<NbtList>("palette") : section.Get<NbtList>("Palette");
