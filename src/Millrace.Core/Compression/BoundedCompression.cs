@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Globalization;
 using System.IO.Compression;
 using System.IO.Hashing;
+using System.Runtime.Intrinsics;
 using ZstdSharp;
 using ZstdSharp.Unsafe;
 
@@ -158,7 +159,33 @@ public static class BoundedCompression
         while (!data.IsEmpty)
         {
             var run = data[..Math.Min(Run, data.Length)];
-            foreach (var value in run)
+            var blocks = Vector256.IsHardwareAccelerated ? run.Length / Vector256<byte>.Count : 0;
+            if (blocks > 0)
+            {
+                // 32 bytes at a time (every zlib chunk of a world scan is checked: scalar, this was a third of inflating):
+                // a gains each block's sum, and b gains 32 a's at the block's start plus the bytes weighted 32 down to 1.
+                var (sums, weighted, priorSums) = (Vector256<uint>.Zero, Vector256<uint>.Zero, Vector256<uint>.Zero);
+                var weights0 = Vector256.Create(32u, 31, 30, 29, 28, 27, 26, 25);
+                var weights1 = Vector256.Create(24u, 23, 22, 21, 20, 19, 18, 17);
+                var weights2 = Vector256.Create(16u, 15, 14, 13, 12, 11, 10, 9);
+                var weights3 = Vector256.Create(8u, 7, 6, 5, 4, 3, 2, 1);
+                for (var i = 0; i < blocks; i++)
+                {
+                    var bytes = Vector256.Create(run.Slice(i * Vector256<byte>.Count, Vector256<byte>.Count));
+                    priorSums += sums;
+                    var (low, high) = Vector256.Widen(bytes);
+                    var (u0, u1) = Vector256.Widen(low);
+                    var (u2, u3) = Vector256.Widen(high);
+                    sums += u0 + u1 + u2 + u3;
+                    weighted += (u0 * weights0) + (u1 * weights1) + (u2 * weights2) + (u3 * weights3);
+                }
+
+                var total = (ulong)b + ((ulong)blocks * (ulong)Vector256<byte>.Count * a) + ((ulong)Vector256<byte>.Count * Vector256.Sum(Vector256.WidenLower(priorSums) + Vector256.WidenUpper(priorSums))) + Vector256.Sum(Vector256.WidenLower(weighted) + Vector256.WidenUpper(weighted));
+                a = (uint)((a + Vector256.Sum(Vector256.WidenLower(sums) + Vector256.WidenUpper(sums))) % Modulus);
+                b = (uint)(total % Modulus);
+            }
+
+            foreach (var value in run[(blocks * Vector256<byte>.Count)..])
             {
                 a += value;
                 b += a;

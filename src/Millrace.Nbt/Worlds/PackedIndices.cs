@@ -119,6 +119,23 @@ public static class PackedIndices
         }
     }
 
+    /// <summary>Reads one entry of an array whose length was checked.</summary>
+    internal static int Get(ReadOnlySpan<long> packed, int bitsPerEntry, PackedLayout layout, int index)
+    {
+        var mask = (1UL << bitsPerEntry) - 1;
+        var perLong = layout == PackedLayout.Padded ? 64 / bitsPerEntry : 0;
+        long bit = perLong != 0 ? ((long)(index / perLong) * 64) + ((index % perLong) * bitsPerEntry) : (long)index * bitsPerEntry;
+        var word = (int)(bit >> 6);
+        var shift = (int)(bit & 63);
+        var value = (ulong)packed[word] >> shift;
+        if (shift + bitsPerEntry > 64)
+        {
+            value |= (ulong)packed[word + 1] << (64 - shift);
+        }
+
+        return (int)(value & mask);
+    }
+
     private static void CheckLength(int length, int count, int bitsPerEntry, PackedLayout layout, string paramName)
     {
         var expected = LongCount(count, bitsPerEntry, layout);

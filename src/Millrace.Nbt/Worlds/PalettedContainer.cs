@@ -6,7 +6,8 @@ namespace Millrace.Nbt.Worlds;
 /// A palette and the packed indices into it, as a view over the compound that holds both (a section, or a section's
 /// <c>block_states</c> or <c>biomes</c>): read once, written back on every change, so that an unchanged container
 /// keeps its tags and bytes. Not for two threads at once. Tags replaced behind the view are found at the next change,
-/// which refuses to write over them.
+/// which refuses to write over them. The indices stay packed in the tag's own array until the first change: a view read
+/// to be looked at or counted holds no copy of them (a world scan reads tens of thousands of sections).
 /// </summary>
 /// <typeparam name="T">What the palette holds: block states, biome names.</typeparam>
 internal sealed class PalettedContainer<T>
@@ -20,11 +21,14 @@ internal sealed class PalettedContainer<T>
     private readonly T? _pinned;
     private readonly List<NbtTag> _entries;
     private readonly List<T> _palette;
-    private readonly int[] _indices;
+    private readonly int _count;
+    private readonly long[]? _packed;
+    private readonly int _bits;
+    private int[]? _indices;
     private NbtTag? _paletteTag;
     private NbtTag? _dataTag;
 
-    private PalettedContainer(NbtCompound container, string paletteName, string dataName, PaletteRules rules, Func<T, NbtTag> encode, T? pinned, List<NbtTag> entries, List<T> palette, int[] indices)
+    private PalettedContainer(NbtCompound container, string paletteName, string dataName, PaletteRules rules, Func<T, NbtTag> encode, T? pinned, List<NbtTag> entries, List<T> palette, int count, long[]? packed, int bits)
     {
         _container = container;
         _pinned = pinned;
@@ -36,14 +40,23 @@ internal sealed class PalettedContainer<T>
         _encode = encode;
         _entries = entries;
         _palette = palette;
-        _indices = indices;
+        _count = count;
+        _packed = packed;
+        _bits = bits;
     }
 
     public IReadOnlyList<T> Palette => _palette;
 
     public PackedLayout Layout => _rules.Layout;
 
-    public T this[int index] => _palette[_indices[index]];
+    public T this[int index]
+    {
+        get
+        {
+            ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)index, (uint)_count, nameof(index));
+            return _palette[_indices?[index] ?? (_packed is null ? 0 : PackedIndices.Get(_packed, _bits, _rules.Layout, index))];
+        }
+    }
 
     /// <summary>Reads the container.</summary>
     /// <param name="container">The compound holding the palette and the data.</param>
@@ -77,10 +90,10 @@ internal sealed class PalettedContainer<T>
         var seen = new Dictionary<T, int>(list.Count);
         for (var i = 0; i < list.Count; i++)
         {
-            var entryPath = ErrorPath.Element(palettePath, i);
+            // The entry's path is made only for an error: a scan reads tens of thousands of palettes.
             if (list[i].Type != entryType)
             {
-                throw WorldErrors.Invalid($"A palette entry is a {list[i].Type}, not a {entryType}.", entryPath);
+                throw WorldErrors.Invalid($"A palette entry is a {list[i].Type}, not a {entryType}.", ErrorPath.Element(palettePath, i));
             }
 
             T value;
@@ -90,19 +103,18 @@ internal sealed class PalettedContainer<T>
             }
             catch (MillraceException exception) when (exception.Error.Code == NbtErrorCodes.World)
             {
-                throw WorldErrors.Within(entryPath, exception.Error);
+                throw WorldErrors.Within(ErrorPath.Element(palettePath, i), exception.Error);
             }
 
             if (!seen.TryAdd(value, i))
             {
-                throw WorldErrors.Invalid($"The palette lists {value} twice (entries {seen[value]} and {i}).", entryPath);
+                throw WorldErrors.Invalid($"The palette lists {value} twice (entries {seen[value]} and {i}).", ErrorPath.Element(palettePath, i));
             }
 
             palette.Add(value);
             entries.Add(list[i]);
         }
 
-        var indices = new int[count];
         var bits = rules.BitsFor(palette.Count);
         container.TryGet<NbtTag>(dataName, out var dataTag);
         if (bits == 0)
@@ -112,7 +124,7 @@ internal sealed class PalettedContainer<T>
                 throw WorldErrors.Invalid($"A palette of one entry has no '{dataName}'.", dataPath);
             }
 
-            return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, indices);
+            return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, null, 0);
         }
 
         if (dataTag is not NbtLongArray data)
@@ -126,19 +138,47 @@ internal sealed class PalettedContainer<T>
             throw WorldErrors.Invalid($"{palette.Count} palette entries take {bits} bits each, {expected} longs in the {rules.Layout.ToString().ToLowerInvariant()} layout; this array has {data.Value.Length}.", dataPath);
         }
 
-        PackedIndices.Unpack(data.Value, bits, rules.Layout, indices);
-        for (var i = 0; i < indices.Length; i++)
+        // Every index is checked once, here, in a scratch buffer; the view keeps the packed array itself.
+        if (palette.Count < 1 << bits)
         {
-            if (indices[i] >= palette.Count)
+            var scratch = System.Buffers.ArrayPool<int>.Shared.Rent(count);
+            try
             {
-                throw WorldErrors.Invalid($"Entry {i} has palette index {indices[i]}; the palette has {palette.Count} entries.", dataPath);
+                var indices = scratch.AsSpan(0, count);
+                PackedIndices.Unpack(data.Value, bits, rules.Layout, indices);
+                for (var i = 0; i < indices.Length; i++)
+                {
+                    if (indices[i] >= palette.Count)
+                    {
+                        throw WorldErrors.Invalid($"Entry {i} has palette index {indices[i]}; the palette has {palette.Count} entries.", dataPath);
+                    }
+                }
+            }
+            finally
+            {
+                System.Buffers.ArrayPool<int>.Shared.Return(scratch);
             }
         }
 
-        return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, indices);
+        return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, data.Value, bits);
     }
 
-    public void CopyIndicesTo(Span<int> destination) => _indices.CopyTo(destination);
+    public void CopyIndicesTo(Span<int> destination)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(destination.Length, _count, nameof(destination));
+        if (_indices is not null)
+        {
+            _indices.CopyTo(destination);
+        }
+        else if (_packed is null)
+        {
+            destination[.._count].Clear();
+        }
+        else
+        {
+            PackedIndices.Unpack(_packed, _bits, _rules.Layout, destination[.._count]);
+        }
+    }
 
     public void Set(int index, T value)
     {
@@ -147,6 +187,14 @@ internal sealed class PalettedContainer<T>
             || !ReferenceEquals(_container.TryGet<NbtTag>(_dataName, out var data) ? data : null, _dataTag))
         {
             throw new InvalidOperationException($"'{_paletteName}' or '{_dataName}' was replaced after this view read them: read the section again.");
+        }
+
+        if (_indices is null)
+        {
+            // The first change unpacks the indices for good: from here on the view writes its own arrays.
+            var unpacked = new int[_count];
+            CopyIndicesTo(unpacked);
+            _indices = unpacked;
         }
 
         var entry = _palette.IndexOf(value);
@@ -171,6 +219,7 @@ internal sealed class PalettedContainer<T>
     // where there is one (1.13-1.17 block states start with air, used or not).
     private void Compact()
     {
+        var indices = _indices!;
         var remap = new int[_palette.Count];
         remap.AsSpan().Fill(-1);
         var entries = new List<NbtTag>(_palette.Count + 1);
@@ -186,17 +235,17 @@ internal sealed class PalettedContainer<T>
             }
         }
 
-        for (var i = 0; i < _indices.Length; i++)
+        for (var i = 0; i < indices.Length; i++)
         {
-            ref var slot = ref remap[_indices[i]];
+            ref var slot = ref remap[indices[i]];
             if (slot < 0)
             {
                 slot = palette.Count;
-                palette.Add(_palette[_indices[i]]);
-                entries.Add(_entries[_indices[i]]);
+                palette.Add(_palette[indices[i]]);
+                entries.Add(_entries[indices[i]]);
             }
 
-            _indices[i] = slot;
+            indices[i] = slot;
         }
 
         _palette.Clear();
@@ -216,7 +265,7 @@ internal sealed class PalettedContainer<T>
             return;
         }
 
-        var packed = new long[PackedIndices.LongCount(_indices.Length, bits, _rules.Layout)];
+        var packed = new long[PackedIndices.LongCount(_count, bits, _rules.Layout)];
         PackedIndices.Pack(_indices, bits, _rules.Layout, packed);
         _container[_dataName] = _dataTag = new NbtLongArray(packed);
     }

@@ -12,6 +12,9 @@ public sealed class WorldStatistics
     private readonly Dictionary<string, long> _blocks = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _biomes = new(StringComparer.Ordinal);
     private readonly int[] _indices = new int[SectionBlockStates.BlockCount];
+
+    // Every id's name, legacy:0 to legacy:4095, made once: a legacy section is counted as a palette of all of them.
+    private static readonly string[] LegacyNames = [.. Enumerable.Range(0, SectionBlockIds.MaxId + 1).Select(id => "legacy:" + id.ToString(CultureInfo.InvariantCulture))];
     private long[] _perEntry = new long[16];
 
     /// <summary>Gets the number of chunks counted.</summary>
@@ -45,21 +48,17 @@ public sealed class WorldStatistics
             if (section.BlockStates is { } states)
             {
                 Sections++;
-                CountPalette(states.Palette.Count, states.CopyIndicesTo, i => states.Palette[i].Name, _blocks);
+                CountPalette(states.CopyIndicesTo, SectionBlockStates.BlockCount, states.Palette, static state => state.Name, _blocks);
             }
             else if (section.BlockIds is { } ids)
             {
                 Sections++;
-                ids.CopyIdsTo(_indices);
-                foreach (var group in _indices.CountBy(id => id))
-                {
-                    Increment(_blocks, "legacy:" + group.Key.ToString(CultureInfo.InvariantCulture), group.Value);
-                }
+                CountPalette(ids.CopyIdsTo, SectionBlockIds.BlockCount, LegacyNames, static name => name, _blocks);
             }
 
             if (section.Biomes is { } biomes)
             {
-                CountPalette(biomes.Palette.Count, biomes.CopyIndicesTo, i => biomes.Palette[i], _biomes, SectionBiomes.CellCount);
+                CountPalette(biomes.CopyIndicesTo, SectionBiomes.CellCount, biomes.Palette, static biome => biome, _biomes);
             }
         }
     }
@@ -86,14 +85,21 @@ public sealed class WorldStatistics
         counts[name] = counts.GetValueOrDefault(name) + count;
 
     // Counted by palette entry first, then by name: a name may head several entries (a block's states).
-    private void CountPalette(int paletteSize, CopyIndices copy, Func<int, string> nameOf, Dictionary<string, long> counts, int count = SectionBlockStates.BlockCount)
+    private void CountPalette<T>(CopyIndices copy, int count, IReadOnlyList<T> palette, Func<T, string> nameOf, Dictionary<string, long> counts)
     {
-        if (_perEntry.Length < paletteSize)
+        if (palette.Count == 1)
         {
-            _perEntry = new long[Math.Max(paletteSize, _perEntry.Length * 2)];
+            // A single-value section (1.18+) has no indices to unpack.
+            Increment(counts, nameOf(palette[0]), count);
+            return;
         }
 
-        var perEntry = _perEntry.AsSpan(0, paletteSize);
+        if (_perEntry.Length < palette.Count)
+        {
+            _perEntry = new long[Math.Max(palette.Count, _perEntry.Length * 2)];
+        }
+
+        var perEntry = _perEntry.AsSpan(0, palette.Count);
         perEntry.Clear();
         var indices = _indices.AsSpan(0, count);
         copy(indices);
@@ -106,7 +112,7 @@ public sealed class WorldStatistics
         {
             if (perEntry[i] != 0)
             {
-                Increment(counts, nameOf(i), perEntry[i]);
+                Increment(counts, nameOf(palette[i]), perEntry[i]);
             }
         }
     }

@@ -396,6 +396,44 @@ public class BoundedCompressionTests
         Assert.Equal(1u, BoundedCompression.Adler32([]));
     }
 
+    // The vectorized checksum against RFC 1950's definition, byte by byte, at every length around its 32-byte blocks and
+    // its 5,552-byte runs, over bytes of 255 (the sums' largest) and random ones; and zlib's own trailer on long input.
+    [Fact]
+    public void Adler32_IsRfc1950sSum_AtEveryLengthAroundItsBlocksAndRuns()
+    {
+        var random = new Random(43);
+        var data = new byte[3 * 5552 + 100];
+        random.NextBytes(data);
+        var saturated = Enumerable.Repeat((byte)255, data.Length).ToArray();
+        foreach (var length in Enumerable.Range(0, 200).Concat(Enumerable.Range(5500, 120)).Concat([2 * 5552, (2 * 5552) + 31, data.Length]))
+        {
+            Assert.Equal(Reference(data.AsSpan(0, length)), BoundedCompression.Adler32(data.AsSpan(0, length)));
+            Assert.Equal(Reference(saturated.AsSpan(0, length)), BoundedCompression.Adler32(saturated.AsSpan(0, length)));
+        }
+
+        var large = new byte[3_000_001];
+        random.NextBytes(large);
+        using var buffer = new MemoryStream();
+        using (var zlib = new ZLibStream(buffer, CompressionLevel.Fastest, leaveOpen: true))
+        {
+            zlib.Write(large);
+        }
+
+        Assert.Equal(BinaryPrimitives.ReadUInt32BigEndian(buffer.ToArray().AsSpan((int)buffer.Length - 4)), BoundedCompression.Adler32(large));
+
+        static uint Reference(ReadOnlySpan<byte> bytes)
+        {
+            ulong a = 1, b = 0;
+            foreach (var value in bytes)
+            {
+                a = (a + value) % 65521;
+                b = (b + a) % 65521;
+            }
+
+            return (uint)((b << 16) | a);
+        }
+    }
+
     private const int FirstPass = 512 * 1024;
 
     /// <summary>A pool that keeps nothing: every rent is a new array.</summary>
