@@ -126,9 +126,9 @@ public static class CompactFrame
         }
 
         var status = Varint.TryRead(span[2..], out uint id, out var used);
-        if (status != OperationStatus.Done || id > int.MaxValue)
+        if (status != OperationStatus.Done || id > int.MaxValue || (used > 1 && id < 1U << (7 * (used - 1))))
         {
-            CompactThrow.Frame("Malformed type id.", 2);
+            CompactThrow.Frame("Malformed type id: a varint from 0 to 2^31-1 in its shortest form.", 2);
         }
 
         typeId = (int)id;

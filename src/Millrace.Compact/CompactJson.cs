@@ -129,7 +129,10 @@ public static class CompactJson
             CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
+        // Members are checked in the JSON's order (an error names the member it meets first) and written in the order
+        // of their indices, which the format asks of writers: one value, one encoding, whatever order the JSON has.
         var seen = new bool[type.Fields.Count];
+        var values = new JsonElement[type.Fields.Count];
         HashSet<string>? unknown = null;
         foreach (var property in json.EnumerateObject())
         {
@@ -160,15 +163,21 @@ public static class CompactJson
                 throw Repeated(name);
             }
 
-            if (property.Value.ValueKind == JsonValueKind.Null)
+            values[type.PositionOf(field)] = property.Value;
+        }
+
+        for (var position = 0; position < values.Length; position++)
+        {
+            if (values[position].ValueKind is JsonValueKind.Undefined or JsonValueKind.Null)
             {
                 continue;
             }
 
+            var field = type.Fields[position];
             writer.WriteKey(field.Index, field.Type.WireType);
             try
             {
-                EncodeValue(ref writer, field.Type, property.Value);
+                EncodeValue(ref writer, field.Type, values[position]);
             }
             catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(field.Name))
             {

@@ -20,6 +20,10 @@ internal static class CompactThrow
             $"Invalid field index step {step} after index {index}: steps are at least 1 and lead to at most {int.MaxValue}."), offset);
 
     [DoesNotReturn]
+    public static void OverlongVarint(long offset) =>
+        throw new CompactFormatException(CompactErrorCodes.BadEncoding, "The varint is not in its shortest form: it ends with a byte of 00.", offset);
+
+    [DoesNotReturn]
     public static void BadVarint(OperationStatus status, long offset) =>
         throw (status == OperationStatus.NeedMoreData
             ? new CompactFormatException(CompactErrorCodes.Truncated, "The payload ends inside a varint.", offset)
@@ -87,9 +91,11 @@ internal static class CompactThrow
     public static void Limit(string reason, long offset) =>
         throw new CompactFormatException(CompactErrorCodes.Limit, reason, offset);
 
+    /// <summary>A compressed body that cannot be inflated: <c>compact.limit</c> when it inflates past the body limit (the
+    /// same code as an uncompressed body over it), <c>compact.compression</c> otherwise.</summary>
     [DoesNotReturn]
     public static void Decompression(DecompressionOutcome outcome, int headerLength) =>
-        throw new CompactFormatException(CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset);
+        throw new CompactFormatException(outcome.Status == DecompressionStatus.TooLarge ? CompactErrorCodes.Limit : CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset);
 
     [DoesNotReturn]
     public static void RepeatedField(int index, long offset) =>

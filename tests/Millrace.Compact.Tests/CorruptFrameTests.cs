@@ -18,7 +18,7 @@ public class CorruptFrameTests
     public void EveryTruncation_OfACompressedFrame_IsRefused(CompactCompression compression)
     {
         var frame = CompactTestSupport.Encode(Schema, "User", User, compression);
-        Assert.Equal((byte)compression, frame[1]);
+        Assert.Equal((byte)compression, frame[1] & 3); // bit 3 may say its keys are stepped (the smaller body is kept)
         for (var length = 0; length < frame.Length; length++)
         {
             var cut = frame.AsSpan(0, length).ToArray();

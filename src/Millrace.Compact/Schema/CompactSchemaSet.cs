@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using Millrace.Compact.Wire;
 
@@ -27,12 +28,18 @@ public sealed class CompactSchemaSet
         try
         {
             using var document = JsonDocument.Parse(json);
+            CheckMembers(document.RootElement, "$", RootMembers);
+            var typePosition = 0;
             foreach (var type in document.RootElement.GetProperty("types").EnumerateArray())
             {
+                var typePath = string.Create(CultureInfo.InvariantCulture, $"$.types[{typePosition++}]");
+                CheckMembers(type, typePath, TypeMembers);
                 var name = type.GetProperty("name").GetString()!;
                 var fields = new List<CompactField>();
+                var fieldPosition = 0;
                 foreach (var field in type.GetProperty("fields").EnumerateArray())
                 {
+                    CheckMembers(field, string.Create(CultureInfo.InvariantCulture, $"{typePath}.fields[{fieldPosition++}]"), FieldMembers);
                     var fieldName = field.GetProperty("name").GetString()!;
                     try
                     {
@@ -56,6 +63,34 @@ public sealed class CompactSchemaSet
 
         set.Resolve();
         return set;
+    }
+
+    // The members each object of a schema file may have: any other (a misspelling, a feature the file has no form for)
+    // is refused rather than ignored, so a file never means less than it says.
+    private static readonly string[] RootMembers = ["types"];
+    private static readonly string[] TypeMembers = ["name", "id", "fields", "reserved"];
+    private static readonly string[] FieldMembers = ["name", "index", "type", "encoding"];
+
+    private static void CheckMembers(JsonElement element, string path, string[] allowed)
+    {
+        if (element.ValueKind != JsonValueKind.Object)
+        {
+            throw new FormatException($"{path}: expected an object, not {element.ValueKind}.");
+        }
+
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var member in element.EnumerateObject())
+        {
+            if (!allowed.Contains(member.Name, StringComparer.Ordinal))
+            {
+                throw new FormatException($"{path}: unknown member '{member.Name}'; the members here are {string.Join(", ", allowed)}.");
+            }
+
+            if (!seen.Add(member.Name))
+            {
+                throw new FormatException($"{path}: the member '{member.Name}' is given twice.");
+            }
+        }
     }
 
     private static IntegerEncoding ParseEncoding(string? name) => name switch

@@ -66,10 +66,19 @@ public ref struct CompactReader
     /// <returns>The value.</returns>
     public ulong ReadVarint()
     {
+        var start = Offset;
         var status = _cursor.TryReadVarint(out ulong value);
         if (status != OperationStatus.Done)
         {
             CompactThrow.BadVarint(status, Offset);
+        }
+
+        // The shortest form only (docs/compact-format.md, varints): a value that fits in fewer bytes than it took ends
+        // with a byte of 00, and would give one value two encodings.
+        var used = Offset - start;
+        if (used > 1 && value < 1UL << (7 * (used - 1)))
+        {
+            CompactThrow.OverlongVarint(start);
         }
 
         return value;
