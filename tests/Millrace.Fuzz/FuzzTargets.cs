@@ -45,6 +45,7 @@ internal static class FuzzTargets
         new FuzzTarget("snbt", ParseSnbt, () => [File.ReadAllBytes(Sample("player.snbt")), .. SnbtCaseTable.Cases.Select(c => Encoding.UTF8.GetBytes(c.Input))]),
         new FuzzTarget("region", ReadRegion, RegionSeeds),
         new FuzzTarget("world-section", ReadSection, SectionSeeds),
+        new FuzzTarget("chunk-query", MatchQuery, QuerySeeds),
         new FuzzTarget("decompress", DecompressWithinBound, DecompressSeeds),
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
@@ -404,6 +405,56 @@ internal static class FuzzTargets
             return;
         }
     }
+
+    // Any text parses or is refused as nbt.query within the text (never another exception, never a stack overflow); a
+    // query that parses matches a chunk, and decides the same from the header alone when it needs no more.
+    private static void MatchQuery(byte[] data)
+    {
+        var text = Encoding.UTF8.GetString(data);
+        ChunkQuery query;
+        try
+        {
+            query = ChunkQuery.Parse(text);
+        }
+        catch (NbtFormatException exception) when (exception.Code == NbtErrorCodes.Query)
+        {
+            if (exception.ByteOffset > Encoding.UTF8.GetByteCount(text))
+            {
+                throw new InvalidOperationException($"The error's offset {exception.ByteOffset} is past the query.", exception);
+            }
+
+            throw;
+        }
+
+        var chunk = Chunk.Read(QueryChunk.Value);
+        var saved = DateTimeOffset.FromUnixTimeSeconds(1_700_000_000);
+        var matches = query.Matches(chunk, saved);
+        if (!query.RequiresChunkData && query.Matches(chunk.X, chunk.Z, saved) != matches)
+        {
+            throw new InvalidOperationException($"'{text}' decides otherwise from the header alone.");
+        }
+    }
+
+    private static readonly Lazy<NbtCompound> QueryChunk = new(() => new NbtCompound
+    {
+        { "DataVersion", new NbtInt(3955) },
+        { "xPos", new NbtInt(3) },
+        { "zPos", new NbtInt(-2) },
+        { "Status", new NbtString("minecraft:full") },
+        { "InhabitedTime", new NbtLong(6_000) },
+        { "LastUpdate", new NbtLong(100) },
+        { "sections", new NbtList([new NbtCompound { { "Y", new NbtByte(0) }, { "block_states", new NbtCompound { { "palette", new NbtList([new BlockState("minecraft:chest").ToCompound()]) } } } }]) },
+    });
+
+    private static readonly string[] Queries =
+    [
+        "InhabitedTime < 5m and not contains minecraft:chest",
+        "x in -64..63 and z in -64..63 or (DataVersion < 3465 and Status != full)",
+        "LastUpdate >= 1h30m or Timestamp > 2024-05-01T12:00:00 or Timestamp = \"2023-11-14 22:13:20\"",
+        "not not (x = 3) and contains chest, stone",
+    ];
+
+    private static IEnumerable<byte[]> QuerySeeds() => Queries.Select(Encoding.UTF8.GetBytes);
 
     private static IEnumerable<byte[]> SectionSeeds()
     {
