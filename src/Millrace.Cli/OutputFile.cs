@@ -83,6 +83,12 @@ internal static partial class OutputFile
             }
 
             cancellationToken.ThrowIfCancellationRequested();
+            if (!OperatingSystem.IsWindows() && File.Exists(target))
+            {
+                // A file replaced keeps its permissions (a private 600 world stays private); its owner is the writer's.
+                File.SetUnixFileMode(temporary, File.GetUnixFileMode(target));
+            }
+
             File.Move(temporary, target, overwrite: true);
         }
         finally

@@ -8,4 +8,7 @@ public static class ClusterErrorCodes
     /// message names the exception's type. (A <see cref="MillraceException"/>'s own error is recorded instead, with its code.)
     /// </summary>
     public const string ItemFailed = "cluster.item_failed";
+
+    /// <summary>An item's handler returned a result longer than <see cref="Jobs.ClusterJobConstants.MaxResultLength"/>.</summary>
+    public const string ResultTooLong = "cluster.result_too_long";
 }

@@ -218,6 +218,68 @@ public sealed class WorldCommandsTests : IDisposable
         Assert.InRange(pruned, 1, 39);
     }
 
+    [Fact]
+    public async Task ALevelDatThatIsAPipe_IsRefused_NotWaitedOn()
+    {
+        var folder = Path.Combine(_world.FullName, "piped");
+        Directory.CreateDirectory(folder);
+        using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", Path.Combine(folder, "level.dat")))
+        {
+            await mkfifo.WaitForExitAsync();
+            Assert.Equal(0, mkfifo.ExitCode);
+        }
+
+        using var bound = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        foreach (var verb in new[] { "info", "stats" })
+        {
+            var run = await CliRun.InvokeUntil(bound.Token, "world", verb, folder);
+            Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+            Assert.Contains("level.dat: io.open: It is a device, pipe or socket", run.Error, StringComparison.Ordinal);
+        }
+    }
+
+    [Theory]
+    [InlineData("world stats {empty}", ExitCodes.BadInput, "io.open: The folder holds no level.dat and no region files")]
+    [InlineData("world find {world} --block", ExitCodes.Usage, "--block")]
+    [InlineData("world find {world} --block minecraft:stone[axis=y]", ExitCodes.Usage, "without properties")]
+    [InlineData("world stats {world} --cluster nonsense", ExitCodes.Usage, "--cluster must be HOST:PORT")]
+    [InlineData("world prune {world} --where x=1 --cluster 127.0.0.1:30000 --parallel 2", ExitCodes.Usage, "--parallel does not go with --cluster")]
+    public async Task WhatIsNotAWorldOrAName_IsRefusedOnOneLine(string command, int exitCode, string message)
+    {
+        var empty = Directory.CreateDirectory(Path.Combine(_world.FullName, "empty")).FullName;
+        var run = await Run(command.Replace("{world}", _world.FullName, StringComparison.Ordinal).Replace("{empty}", empty, StringComparison.Ordinal).Split(' '));
+        Assert.Equal(exitCode, run.ExitCode);
+        Assert.Contains(message, run.Error, StringComparison.Ordinal);
+        Assert.Single(Failures(run));
+    }
+
+    [SharedDataFact("worlds")]
+    [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+    public async Task Prune_WithACompanionItCannotRead_ChangesNothing_AndKeepsTheFilesMode()
+    {
+        var folder = Path.Combine(_world.FullName, "broken");
+        foreach (var sub in new[] { "region", "entities", "poi" })
+        {
+            Directory.CreateDirectory(Path.Combine(folder, sub));
+        }
+
+        var region = Path.Combine(folder, "region", "r.0.0.mca");
+        File.Copy(Path.Combine(SharedData.Folder("worlds"), "1.21.1-prismarine", "r.0.0.mca"), region);
+        File.SetUnixFileMode(region, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+        await File.WriteAllBytesAsync(Path.Combine(folder, "poi", "r.0.0.mca"), [1, 2, 3, 4, 5]);
+        var before = await File.ReadAllBytesAsync(region);
+
+        var run = await Run("world", "prune", region, "--where", "x < 3", "--apply");
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.Contains("poi", Assert.Single(Failures(run)), StringComparison.Ordinal);
+        Assert.Equal(before, await File.ReadAllBytesAsync(region));
+
+        File.Delete(Path.Combine(folder, "poi", "r.0.0.mca"));
+        Assert.Equal(ExitCodes.Success, (await Run("world", "prune", region, "--where", "x < 3", "--apply")).ExitCode);
+        Assert.NotEqual(before.Length, new FileInfo(region).Length);
+        Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(region));
+    }
+
     private static Task<CliRun> Run(params string[] args) => CliRun.Invoke(args);
 
     // Standard error's lines but the progress display's.

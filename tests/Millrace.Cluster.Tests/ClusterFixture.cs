@@ -50,6 +50,7 @@ internal sealed class ClusterFixture : IAsyncDisposable
                 o.PollInterval = TimeSpan.FromMilliseconds(20);
             });
             silo.AddMillraceWorker<JudgingHandler>(JudgingHandler.Name);
+            silo.AddMillraceWorker<ResultHandler>(ResultHandler.Name);
         });
         builder.ConfigureClient(client => client.AddOutgoingGrainCallFilter(async context =>
         {
@@ -208,6 +209,17 @@ internal sealed class JudgingHandler(HandlerBehaviour behaviour, ILocalSiloDetai
     public bool ShouldRetry(Exception exception) => behaviour.Retry!(exception);
 
     public Error? DescribeFailure(Exception exception) => behaviour.Describe!(exception);
+}
+
+/// <summary>A handler that returns a result: the item's payload twice, or (payload "long") one longer than a result may be.</summary>
+internal sealed class ResultHandler : IWorkItemHandler
+{
+    public const string Name = "result";
+
+    public ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken) => throw new NotSupportedException("The workers ask for the result.");
+
+    public ValueTask<string?> HandleWithResultAsync(WorkItem item, CancellationToken cancellationToken) =>
+        ValueTask.FromResult<string?>(item.Payload == "long" ? new string('x', ClusterJobConstants.MaxResultLength + 1) : item.Payload + item.Payload);
 }
 
 /// <summary>A handler that always fails: registered on chosen silos only, it makes their calls, and only theirs, fail.</summary>

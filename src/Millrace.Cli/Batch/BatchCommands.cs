@@ -31,9 +31,7 @@ internal static class BatchCommands
         var schema = new Option<string?>("--schema") { Description = "The compact schema file: needed to read or write compact frames." };
         var type = new Option<string?>("--type") { Description = "The schema type JSON files are encoded as (with --to compact)." };
         var dictionary = Compact.CompactCommands.DictionaryOption();
-        var cluster = new Option<string?>("--cluster") { Description = "Convert on a cluster of 'millrace cluster silo' processes, found at a silo's gateway HOST:PORT or through their Redis, redis://HOST:PORT; the folders must be paths every silo sees." };
-        var job = new Option<string?>("--job") { Description = "With --cluster: the job's name (default: batch- and the time); the same name again re-attaches to the job." };
-        var cancelOnInterrupt = new Option<bool>("--cancel-on-interrupt") { Description = "With --cluster: Ctrl+C cancels the job; without it, Ctrl+C detaches and the job goes on." };
+        var cluster = new ClusterJobArguments("batch");
         var syntax = CliOptions.SnbtSyntaxOption();
         rate.Validators.Add(result =>
         {
@@ -45,8 +43,9 @@ internal static class BatchCommands
 
         var command = new Command("convert", "Convert every NBT, SNBT, JSON and compact file of a folder, in parallel, continuing past bad files.")
         {
-            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet, cluster, job, cancelOnInterrupt, syntax,
+            input, output, to, parallel, retries, rate, schema, type, dictionary, quiet, syntax,
         };
+        cluster.AddTo(command);
         command.SetAction(async (parsed, cancellationToken) =>
         {
             var target = Enum.Parse<FileFormatKind>(parsed.GetValue(to)!, ignoreCase: true);
@@ -69,16 +68,15 @@ internal static class BatchCommands
             }
 
             BatchRunner? runner = null;
-            if (parsed.GetValue(cluster) is { } gatewayText)
+            var (valid, submission) = await cluster.ReadAsync(parsed, console, parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)));
+            if (!valid)
             {
-#if MILLRACE_CLUSTER
-                if (ClusterConnection.ParseAddress(gatewayText) is not { } address)
-                {
-                    await console.Error.WriteLineAsync($"millrace: --cluster must be HOST:PORT (a silo's gateway; HOST an IP address or a name this machine resolves) or redis://HOST:PORT, not '{gatewayText}'.");
-                    return ExitCodes.Usage;
-                }
+                return ExitCodes.Usage;
+            }
 
-                var jobName = parsed.GetValue(job) ?? string.Create(CultureInfo.InvariantCulture, $"batch-{DateTime.UtcNow:yyyyMMdd-HHmmss}-{Environment.ProcessId}");
+#if MILLRACE_CLUSTER
+            if (submission is not null)
+            {
                 if (parsed.GetResult(parallel) is { Implicit: false })
                 {
                     // Each silo runs as many files at once as it was started with: one number here could not mean that.
@@ -86,15 +84,10 @@ internal static class BatchCommands
                     return ExitCodes.Usage;
                 }
 
-                var submission = new ClusterSubmission(address, gatewayText, jobName, parsed.GetValue(retries), ParseRate(parsed.GetValue(rate)), parsed.GetValue(cancelOnInterrupt));
                 var template = new ConvertPayload(string.Empty, string.Empty, default, target, FullPathOrNull(schemaPath), parsed.GetValue(type), FullPathOrNull(parsed.GetValue(dictionary)), parsed.GetValue(syntax));
                 runner = (files, display, converted, token) => ClusterBatch.RunAsync(submission, files, template, display, converted, console, token);
-#else
-                _ = gatewayText;
-                await console.Error.WriteLineAsync(ClusterCommands.NotInThisBuild);
-                return ExitCodes.Usage;
-#endif
             }
+#endif
 
             var batchJob = new BatchJob(
                 parsed.GetValue(input)!,

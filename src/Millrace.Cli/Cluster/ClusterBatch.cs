@@ -30,6 +30,36 @@ internal static class ClusterBatch
         CliConsole console,
         CancellationToken cancellationToken)
     {
+        var items = files.Select((f, i) => new WorkItem(
+            i.ToString(CultureInfo.InvariantCulture),
+            (template with { Input = f.Input, Output = f.Output, From = f.Format }).ToJson())).ToList();
+        var (outcomes, bySilo) = await RunJobAsync(submission, ConvertFileHandler.Name, items, display, converted, console, cancellationToken);
+        await using var output = console.CreateTextOutput();
+        foreach (var (silo, throughput) in bySilo.OrderBy(s => s.Key, StringComparer.Ordinal))
+        {
+            await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {silo}: {throughput.Converted} files converted, {throughput.PerSecond:0.0} files/s"));
+        }
+
+        return [.. outcomes.Select(outcome => new ItemResult<string>(
+            outcome.Index,
+            outcome.Error is { } error ? Result<string>.Failure(error) : Result<string>.Success(outcome.Key)))];
+    }
+
+    /// <summary>
+    /// Submits a job of <paramref name="items"/> to <paramref name="handler"/> on the cluster and watches it to its end,
+    /// showing its progress; returns every item's outcome (in the order they were recorded) and each silo's share. Ctrl+C
+    /// detaches from the job, or cancels it with <see cref="ClusterSubmission.CancelOnInterrupt"/>, saying which, and
+    /// throws the cancellation.
+    /// </summary>
+    public static async Task<(IReadOnlyList<JobItemOutcome> Outcomes, IReadOnlyDictionary<string, SiloThroughput> BySilo)> RunJobAsync(
+        ClusterSubmission submission,
+        string handler,
+        IReadOnlyList<WorkItem> items,
+        ProgressDisplay display,
+        Action succeeded,
+        CliConsole console,
+        CancellationToken cancellationToken)
+    {
         // Ctrl+C says what became of the job at every step: before the connection nothing was sent; during the
         // submission the job may have reached the cluster (its last step, the start, can land after the interruption);
         // while it is watched, it runs.
@@ -46,11 +76,8 @@ internal static class ClusterBatch
 
         using var connection = host;
         var jobs = new ClusterJobs(host.Client());
-        var items = files.Select((f, i) => new WorkItem(
-            i.ToString(CultureInfo.InvariantCulture),
-            (template with { Input = f.Input, Output = f.Output, From = f.Format }).ToJson()));
         var submitted = false;
-        // Files convert in milliseconds: a dead silo's files wait 10 s for other silos, not the default 30.
+        // An item (a file, a region) takes milliseconds to seconds: a dead silo's items wait 10 s for other silos, not the default 30.
         var options = new ClusterJobOptions
         {
             Retry = new RetryOptions { MaxRetryAttempts = submission.Retries, Delay = TimeSpan.FromMilliseconds(50) },
@@ -59,17 +86,11 @@ internal static class ClusterBatch
         };
         try
         {
-            await jobs.SubmitAsync(submission.JobName, ConvertFileHandler.Name, items, options, cancellationToken);
+            await jobs.SubmitAsync(submission.JobName, handler, items, options, cancellationToken);
             submitted = true;
             var bySilo = new Dictionary<string, SiloThroughput>(StringComparer.Ordinal);
-            var results = await display.RunAsync(files.Count, () => WatchAsync(jobs, submission.JobName, files.Count, display, converted, bySilo, cancellationToken));
-            await using var output = console.CreateTextOutput();
-            foreach (var (silo, throughput) in bySilo.OrderBy(s => s.Key, StringComparer.Ordinal))
-            {
-                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"silo {silo}: {throughput.Converted} files converted, {throughput.PerSecond:0.0} files/s"));
-            }
-
-            return results;
+            var outcomes = await display.RunAsync(items.Count, () => WatchAsync(jobs, submission.JobName, items.Count, display, succeeded, bySilo, cancellationToken));
+            return (outcomes, bySilo);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -92,10 +113,10 @@ internal static class ClusterBatch
         }
     }
 
-    private static async Task<IReadOnlyList<ItemResult<string>>> WatchAsync(
-        ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action converted, Dictionary<string, SiloThroughput> bySilo, CancellationToken cancellationToken)
+    private static async Task<IReadOnlyList<JobItemOutcome>> WatchAsync(
+        ClusterJobs jobs, string jobId, int total, ProgressDisplay display, Action succeeded, Dictionary<string, SiloThroughput> bySilo, CancellationToken cancellationToken)
     {
-        var results = new List<ItemResult<string>>(total);
+        var outcomes = new List<JobItemOutcome>(total);
         var clock = Stopwatch.StartNew();
         var lastReport = TimeSpan.Zero;
         long failed = 0;
@@ -104,22 +125,20 @@ internal static class ClusterBatch
             failed += outcome.Succeeded ? 0 : 1;
             if (outcome.Succeeded)
             {
-                converted();
+                succeeded();
                 bySilo[outcome.Silo] = bySilo.GetValueOrDefault(outcome.Silo).Add(outcome.CompletedAt);
             }
 
-            results.Add(new ItemResult<string>(
-                outcome.Index,
-                outcome.Error is { } error ? Result<string>.Failure(error) : Result<string>.Success(outcome.Key)));
+            outcomes.Add(outcome);
             if (clock.Elapsed - lastReport >= display.Interval)
             {
                 lastReport = clock.Elapsed;
-                display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: false), Silos(bySilo));
+                display.Report(Progress(outcomes.Count, failed, total, clock.Elapsed, isFinal: false), Silos(bySilo));
             }
         }
 
-        display.Report(Progress(results.Count, failed, total, clock.Elapsed, isFinal: true), Silos(bySilo));
-        return results;
+        display.Report(Progress(outcomes.Count, failed, total, clock.Elapsed, isFinal: true), Silos(bySilo));
+        return outcomes;
     }
 
     private static List<SiloProgress> Silos(Dictionary<string, SiloThroughput> bySilo) =>

@@ -126,6 +126,7 @@ internal static class ClusterCommands
                 }
 
                 silo.AddMillraceWorker<ConvertFileHandler>(ConvertFileHandler.Name, o => o.MaxDegreeOfParallelism = parsed.GetValue(parallel));
+                silo.AddMillraceWorker<WorldRegionHandler>(WorldRegionHandler.Name);
             });
             using var host = builder.Build();
             try

@@ -267,20 +267,35 @@ internal static class NbtCommands
         }
     }
 
-    /// <summary>Saves a region, and the external chunk files it needs, each through the one atomic writer.</summary>
+    /// <summary>Saves a region, and the external chunk files it needs, each through the one atomic writer, reporting a
+    /// failure in one line.</summary>
     internal static async Task<bool> SaveAsync(RegionFile region, string path, CliConsole console, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await WriteRegionAsync(region, path, console, cancellationToken);
+            return true;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException or CliException)
+        {
+            console.Report(path, exception);
+            return false;
+        }
+    }
+
+    /// <summary>Saves a region, and the external chunk files it needs, each through the one atomic writer.</summary>
+    /// <exception cref="CliException">A path is a folder or a special file, or its folder does not exist.</exception>
+    /// <exception cref="IOException">A write failed.</exception>
+    internal static async Task WriteRegionAsync(RegionFile region, string path, CliConsole console, CancellationToken cancellationToken)
     {
         var external = new List<(string Path, byte[] Bytes)>();
         var bytes = region.ToArray((x, z, payload) => external.Add((RegionFile.ExternalChunkPath(path, x, z), payload)));
         foreach (var (chunkPath, payload) in external)
         {
-            if (!await OutputFile.TryWriteAsync(chunkPath, payload, console, cancellationToken))
-            {
-                return false;
-            }
+            await OutputFile.WriteAsync(chunkPath, stream => stream.Write(payload), console, cancellationToken);
         }
 
-        return await OutputFile.TryWriteAsync(path, bytes, console, cancellationToken);
+        await OutputFile.WriteAsync(path, stream => stream.Write(bytes), console, cancellationToken);
     }
 
     private static NbtFormat ParseFlavour(string flavour) => flavour switch

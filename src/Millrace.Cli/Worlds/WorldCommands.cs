@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Text.Json;
+using Millrace.Cli.Cluster;
 using Millrace.Nbt;
 using Millrace.Nbt.Region;
 using Millrace.Nbt.Tags;
@@ -16,8 +17,6 @@ internal static class WorldCommands
     private const int MinHeight = -2048;
     private const int MaxHeight = 2047;
 
-    // The folders beside a dimension's region/ whose region files hold the same chunks' entities and points of interest.
-    private static readonly string[] CompanionFolders = ["entities", "poi"];
 
     public static Command Create(CliConsole console)
     {
@@ -86,26 +85,32 @@ internal static class WorldCommands
         var dimension = DimensionOption();
         var json = new Option<bool>("--json") { Description = "Print {\"chunks\": N, \"sections\": M, \"blocks\": {...}, \"biomes\": {...}}, names in order, instead of text." };
         var parallel = ParallelOption();
+        var cluster = new ClusterJobArguments("world-stats");
         var command = new Command("stats", "Count every block name (and biome) over a world, a folder of region files or one region file.") { path, dimension, json, parallel };
+        cluster.AddTo(command);
         command.SetAction(async (parsed, cancellationToken) =>
         {
-            var name = parsed.GetValue(path)!;
-            if (RegionsOf(name, parsed.GetValue(dimension)!, console) is not { } regions)
+            if (await JobOf(parsed, console, parallel, cluster, "counting") is not { } job)
+            {
+                return ExitCodes.Usage;
+            }
+
+            if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
             {
                 return ExitCodes.BadInput;
             }
 
-            var total = new WorldStatistics();
-            var job = new RegionJob(console, parsed.GetValue(parallel), "counting");
+            var total = new RegionCounts(0, 0, new(StringComparer.Ordinal), new(StringComparer.Ordinal), []);
             var exitCode = await job.RunAsync(
                 regions,
-                (region, token) => ValueTask.FromResult(Count(region, token)),
+                (region, token) => ValueTask.FromResult(RegionWork.Count(region, token)),
                 (region, counted) =>
                 {
-                    total.Add(counted.Statistics);
-                    return ValueTask.FromResult(RegionJob.ReportChunkErrors(console, region, counted.ChunkErrors));
+                    total = total.Add(counted);
+                    return ValueTask.FromResult(RegionJob.ReportChunkErrors(console, region, counted.Failures));
                 },
-                cancellationToken);
+                cancellationToken,
+                (region => RegionPayload("stats", region), RegionCounts.FromJson));
             if (exitCode == ExitCodes.Interrupted)
             {
                 return exitCode;
@@ -218,6 +223,13 @@ internal static class WorldCommands
             Description = "The block's name: minecraft:diamond_ore (a name without a namespace is the game's), legacy:ID for blocks saved before 1.13.",
             Required = true,
         };
+        block.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<string>() is not { Length: > 0 } text || text.Contains('[', StringComparison.Ordinal))
+            {
+                result.AddError("--block takes a block's name, such as minecraft:diamond_ore or legacy:56, without properties.");
+            }
+        });
         var where = QueryOption("Only in the chunks that match this query (see 'world chunks').");
         var (dimension, parallel) = (DimensionOption(), ParallelOption());
         var command = new Command("find", "Print where every block of a name is, as 'x y z state' lines, region by region as they are read.") { path, block, where, dimension, parallel };
@@ -256,31 +268,39 @@ internal static class WorldCommands
         var path = RegionsArgument();
         var where = QueryOption("The query: fields x, z, DataVersion, InhabitedTime, LastUpdate, Timestamp, Status and 'contains NAME'; and, or, not, parentheses (InhabitedTime < 5m and not contains minecraft:chest).", required: true);
         var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var cluster = new ClusterJobArguments("world-chunks");
         var command = new Command("chunks", "Print the chunks that match a query, as 'x z' lines in chunk coordinates, region by region.") { path, where, dimension, parallel };
+        cluster.AddTo(command);
         command.SetAction(async (parsed, cancellationToken) =>
         {
+            if (await JobOf(parsed, console, parallel, cluster, "selecting") is not { } job)
+            {
+                return ExitCodes.Usage;
+            }
+
             if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
             {
                 return ExitCodes.BadInput;
             }
 
-            var query = ChunkQuery.Parse(parsed.GetValue(where)!);
+            var text = parsed.GetValue(where)!;
+            var query = ChunkQuery.Parse(text);
             await using var output = console.CreateTextOutput();
-            var job = new RegionJob(console, parsed.GetValue(parallel), "selecting");
             return await job.RunAsync(
                 regions,
-                (region, token) => ValueTask.FromResult(Select(region, query)),
+                (region, token) => ValueTask.FromResult(RegionWork.Select(region, query)),
                 async (region, selected) =>
                 {
-                    foreach (var chunk in selected.Selection.Matches)
+                    foreach (var chunk in selected.Matches)
                     {
-                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{(selected.X * 32) + chunk.X} {(selected.Z * 32) + chunk.Z}"));
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{(selected.RegionX * 32) + chunk[0]} {(selected.RegionZ * 32) + chunk[1]}"));
                     }
 
                     await output.FlushAsync(cancellationToken);
-                    return RegionJob.ReportChunkErrors(console, region, selected.Selection.Errors);
+                    return RegionJob.ReportChunkErrors(console, region, selected.Failures);
                 },
-                cancellationToken);
+                cancellationToken,
+                (region => RegionPayload("chunks", region, text), RegionChunks.FromJson));
         });
         return command;
     }
@@ -291,37 +311,45 @@ internal static class WorldCommands
         var where = QueryOption("The chunks to delete, as a query (see 'world chunks').", required: true);
         var apply = new Option<bool>("--apply") { Description = "Delete them; without it, only say what would be deleted and freed." };
         var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var cluster = new ClusterJobArguments("world-prune");
         var command = new Command("prune", "Delete the chunks that match a query (with their entities and points of interest) and lay each region file out again without gaps; a dry run unless --apply.")
         {
             path, where, apply, dimension, parallel,
         };
+        cluster.AddTo(command);
         command.SetAction(async (parsed, cancellationToken) =>
         {
+            var applying = parsed.GetValue(apply);
+            if (await JobOf(parsed, console, parallel, cluster, applying ? "pruning" : "selecting") is not { } job)
+            {
+                return ExitCodes.Usage;
+            }
+
             if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
             {
                 return ExitCodes.BadInput;
             }
 
-            var query = ChunkQuery.Parse(parsed.GetValue(where)!);
-            var applying = parsed.GetValue(apply);
+            var text = parsed.GetValue(where)!;
+            var query = ChunkQuery.Parse(text);
             var (chunks, deleted, freed, touched) = (0L, 0L, 0L, 0);
             await using var output = console.CreateTextOutput();
-            var job = new RegionJob(console, parsed.GetValue(parallel), applying ? "pruning" : "selecting");
             var exitCode = await job.RunAsync(
                 regions,
-                (region, token) => PruneAsync(region, query, applying, console, token),
+                (region, token) => RegionWork.PruneAsync(region, query, applying, console, token),
                 async (region, pruned) =>
                 {
-                    chunks += pruned.Selection.Chunks;
-                    if (pruned.Freed is { } bytes && pruned.Selection.Matches.Count > 0)
+                    chunks += pruned.Chunks;
+                    if (pruned.Matches.Count > 0)
                     {
-                        (deleted, freed, touched) = (deleted + pruned.Selection.Matches.Count, freed + bytes, touched + 1);
-                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{region}: {pruned.Selection.Matches.Count} of {pruned.Selection.Chunks} chunks, {bytes} bytes"));
+                        (deleted, freed, touched) = (deleted + pruned.Matches.Count, freed + pruned.Freed, touched + 1);
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{region}: {pruned.Matches.Count} of {pruned.Chunks} chunks, {pruned.Freed} bytes"));
                     }
 
-                    return RegionJob.ReportChunkErrors(console, region, pruned.Selection.Errors) + (pruned.Freed is null ? 1 : 0);
+                    return RegionJob.ReportChunkErrors(console, region, pruned.Failures);
                 },
-                cancellationToken);
+                cancellationToken,
+                (region => RegionPayload("prune", region, text, applying), RegionChunks.FromJson));
             var summary = applying
                 ? $"pruned {deleted} of {chunks} chunks in {touched} of {regions.Count} region files; {freed} bytes freed"
                 : $"dry run: {deleted} of {chunks} chunks match in {touched} of {regions.Count} region files; deleting them would free {freed} bytes (--apply deletes them)";
@@ -330,6 +358,35 @@ internal static class WorldCommands
         });
         return command;
     }
+
+    // The verb's run, here or on the cluster --cluster names; null after a usage error (printed).
+    private static async Task<RegionJob?> JobOf(ParseResult parsed, CliConsole console, Option<int> parallel, ClusterJobArguments cluster, string activity)
+    {
+        var (valid, submission) = await cluster.ReadAsync(parsed, console);
+        if (!valid)
+        {
+            return null;
+        }
+
+        if (submission is not null && parsed.GetResult(parallel) is { Implicit: false })
+        {
+            // Each silo runs as many regions at once as it was started with: one number here could not mean that.
+            await console.Error.WriteLineAsync("millrace: --parallel does not go with --cluster: each silo sets its own ('millrace cluster silo --parallel N').");
+            return null;
+        }
+
+#if MILLRACE_CLUSTER
+        return new RegionJob(console, parsed.GetValue(parallel), activity) { Cluster = submission };
+#else
+        return new RegionJob(console, parsed.GetValue(parallel), activity);
+#endif
+    }
+
+#if MILLRACE_CLUSTER
+    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false) => new WorldRegionPayload(verb, region, query, apply).ToJson();
+#else
+    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false) => throw new PlatformNotSupportedException(ClusterCommands.NotInThisBuild);
+#endif
 
     private static (Argument<string> Path, Argument<int> X, Argument<int> Y, Argument<int> Z, Option<string> Dimension) BlockArguments() => (
         new Argument<string>("path") { Description = "The world's folder (the one holding level.dat)." },
@@ -372,6 +429,13 @@ internal static class WorldCommands
 
     private static World? Open(string path, CliConsole console)
     {
+        var levelDat = Path.Combine(path, "level.dat");
+        if (File.Exists(levelDat) && !FileKind.IsRegularFile(levelDat))
+        {
+            console.ReportError(levelDat, new Error(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file."));
+            return null;
+        }
+
         try
         {
             return World.Open(path);
@@ -410,7 +474,15 @@ internal static class WorldCommands
 
         if (!File.Exists(Path.Combine(path, "level.dat")))
         {
-            return [.. RegionFileEntry.List(path).Select(r => r.Path)];
+            // A folder of region files; one with neither them nor level.dat is not what the user meant to name.
+            var listed = RegionFileEntry.List(path);
+            if (listed.Count == 0)
+            {
+                console.ReportError(path, new Error(CliErrorCodes.Open, "The folder holds no level.dat and no region files (r.X.Z.mca): name a world's folder, a region folder or a region file."));
+                return null;
+            }
+
+            return [.. listed.Select(r => r.Path)];
         }
 
         return Open(path, console) is { } world && DimensionOf(path, world, dimensionName, console) is { } dimension
@@ -418,27 +490,9 @@ internal static class WorldCommands
             : null;
     }
 
-    private static RegionFile OpenRegion(string regionPath) =>
-        FileKind.IsRegularFile(regionPath)
-            ? RegionFile.Open(regionPath)
-            : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
-
-    // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise.
-    private static (int X, int Z) PositionOf(string regionPath, ChunkQuery query) =>
-        RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z)
-        : query.RequiresChunkData ? (0, 0)
-        : throw new CliException(CliErrorCodes.Open, "The file is not named r.X.Z.mca, so the query cannot tell where its chunks are.");
-
-    private static SelectedChunks Select(string regionPath, ChunkQuery query)
-    {
-        var region = OpenRegion(regionPath);
-        var (x, z) = PositionOf(regionPath, query);
-        return new SelectedChunks(x, z, query.Select(region, x, z));
-    }
-
     private static FoundBlocks FindIn(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
     {
-        var region = OpenRegion(regionPath);
+        var region = RegionWork.OpenRegion(regionPath);
         var found = new FoundBlocks([], []);
         foreach (var entry in region.Chunks)
         {
@@ -452,113 +506,11 @@ internal static class WorldCommands
             }
             catch (MillraceException exception)
             {
-                found.ChunkErrors.Add(new RegionChunkError(entry.X, entry.Z, exception.Error));
+                found.ChunkErrors.Add(ChunkFailure.From(new RegionChunkError(entry.X, entry.Z, exception.Error)));
             }
         }
 
         return found;
-    }
-
-    /// <summary>
-    /// Deletes a region's matching chunks, and the same chunks' entities and points of interest (1.17+ keeps them in
-    /// region files of the same name under <c>entities/</c> and <c>poi/</c>), writing each file atomically; a file left
-    /// with no chunk is removed, as is the <c>.mcc</c> file of a deleted chunk. Without <paramref name="apply"/>, only
-    /// measures. A chunk that cannot be read is kept.
-    /// </summary>
-    private static async ValueTask<PrunedRegion> PruneAsync(string regionPath, ChunkQuery query, bool apply, CliConsole console, CancellationToken cancellationToken)
-    {
-        var opened = OpenRegion(regionPath);
-        var (x, z) = PositionOf(regionPath, query);
-        var selection = query.Select(opened, x, z);
-        var positions = selection.Matches.Select(c => (c.X, c.Z)).ToList();
-        if (positions.Count == 0)
-        {
-            return new PrunedRegion(selection, 0);
-        }
-
-        var freed = 0L;
-        var files = new List<string> { regionPath };
-        if (Path.GetFileName(Path.GetDirectoryName(Path.GetFullPath(regionPath))) == "region")
-        {
-            var dimension = Path.GetDirectoryName(Path.GetDirectoryName(Path.GetFullPath(regionPath)))!;
-            files.AddRange(CompanionFolders.Select(folder => Path.Combine(dimension, folder, Path.GetFileName(regionPath))).Where(File.Exists));
-        }
-
-        foreach (var file in files)
-        {
-            var region = file == regionPath ? opened : OpenRegion(file);
-            if (await DeleteChunksAsync(file, region, positions, apply, console, cancellationToken) is not { } bytes)
-            {
-                return new PrunedRegion(selection, null);
-            }
-
-            freed += bytes;
-        }
-
-        return new PrunedRegion(selection, freed);
-    }
-
-    // The bytes deleting the chunks frees (or would free), or null when the file could not be written (reported).
-    private static async ValueTask<long?> DeleteChunksAsync(string path, RegionFile region, List<(int X, int Z)> positions, bool apply, CliConsole console, CancellationToken cancellationToken)
-    {
-        var before = new FileInfo(path).Length;
-        var externals = new List<string>();
-        foreach (var chunk in region.Chunks.Where(c => positions.Contains((c.X, c.Z))).ToList())
-        {
-            if (chunk.IsExternal && File.Exists(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z)))
-            {
-                externals.Add(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z));
-                before += new FileInfo(externals[^1]).Length;
-            }
-
-            region.DeleteChunk(chunk.X, chunk.Z);
-        }
-
-        var empty = !region.Chunks.Any();
-        if (!apply)
-        {
-            return before - (empty ? 0 : region.ToArray(static (_, _, _) => { }).LongLength);
-        }
-
-        if (empty)
-        {
-            File.Delete(path);
-        }
-        else if (!await Nbt.NbtCommands.SaveAsync(region, path, console, cancellationToken))
-        {
-            return null;
-        }
-
-        foreach (var external in externals)
-        {
-            File.Delete(external);
-        }
-
-        return before - (empty ? 0 : new FileInfo(path).Length);
-    }
-
-    // One region's counts; a chunk that cannot be read is reported, located by its coordinates, and the others counted.
-    private static RegionCount Count(string regionPath, CancellationToken cancellationToken)
-    {
-        var region = OpenRegion(regionPath);
-        var counted = new RegionCount(new WorldStatistics(), []);
-        foreach (var entry in region.Chunks)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            try
-            {
-                if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root)
-                {
-                    counted.Statistics.Add(Chunk.Read(root));
-                }
-            }
-            catch (MillraceException exception)
-            {
-                counted.ChunkErrors.Add(new RegionChunkError(entry.X, entry.Z, exception.Error));
-            }
-        }
-
-        return counted;
     }
 
     private static (NbtDocument Document, string RegionPath, RegionFile Region, Chunk Chunk)? ChunkAt(string path, string dimensionName, int x, int z, CliConsole console)
@@ -600,7 +552,7 @@ internal static class WorldCommands
         }
     }
 
-    private static async Task WriteTextAsync(WorldStatistics statistics, TextWriter output)
+    private static async Task WriteTextAsync(RegionCounts statistics, TextWriter output)
     {
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"chunks: {statistics.Chunks}"));
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"sections: {statistics.Sections}"));
@@ -614,7 +566,7 @@ internal static class WorldCommands
         }
     }
 
-    private static async Task WriteJsonAsync(WorldStatistics statistics, Stream output, CancellationToken cancellationToken)
+    private static async Task WriteJsonAsync(RegionCounts statistics, Stream output, CancellationToken cancellationToken)
     {
         await using var writer = new Utf8JsonWriter(output);
         writer.WriteStartObject();
@@ -637,15 +589,7 @@ internal static class WorldCommands
         await output.FlushAsync(cancellationToken);
     }
 
-    /// <summary>A region's counts, and the chunks of it that could not be counted.</summary>
-    private sealed record RegionCount(WorldStatistics Statistics, List<RegionChunkError> ChunkErrors);
-
     /// <summary>A region's blocks of one name, and the chunks of it that could not be read.</summary>
-    private sealed record FoundBlocks(List<FoundBlock> Blocks, List<RegionChunkError> ChunkErrors);
+    private sealed record FoundBlocks(List<FoundBlock> Blocks, List<ChunkFailure> ChunkErrors);
 
-    /// <summary>What a query selected in a region, and the region's position.</summary>
-    private sealed record SelectedChunks(int X, int Z, RegionSelection Selection);
-
-    /// <summary>What a query selected in a region and the bytes deleting it freed (or would), or null when a file could not be written.</summary>
-    private sealed record PrunedRegion(RegionSelection Selection, long? Freed);
 }

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Globalization;
 using System.Threading.RateLimiting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -231,7 +232,9 @@ internal sealed partial class ClusterWorker(
                 (item, ct) => RunItemAsync(job, handler, item.Item, leaseEnd, ct), options, leaseEnd.Token).ConfigureAwait(false))
             {
                 var index = lease.Items[(int)result.Index].Index;
-                reports.Add(new ItemReport(index, result.IsSuccess ? null : ClusterErrors.ForItem(result.Result.Error, index, handler)));
+                reports.Add(result.Result.TryGetValue(out var produced)
+                    ? new ItemReport(index, null, produced)
+                    : new ItemReport(index, ClusterErrors.ForItem(result.Result.Error, index, handler)));
 
                 // Each item frees its room as it ends, so one slow item does not hold its lease's siblings' room.
                 unfinished--;
@@ -289,7 +292,7 @@ internal sealed partial class ClusterWorker(
     });
 
     /// <summary>One attempt's work, once it holds a slot: the handler, unless the job ended while the item waited.</summary>
-    private async ValueTask<bool> RunItemAsync(JobDefinition job, IWorkItemHandler handler, WorkItem item, CancellationTokenSource leaseEnd, CancellationToken cancellationToken)
+    private async ValueTask<string?> RunItemAsync(JobDefinition job, IWorkItemHandler handler, WorkItem item, CancellationTokenSource leaseEnd, CancellationToken cancellationToken)
     {
         // An item that waited for its slot may belong to a job cancelled or failed meanwhile: the job list, read every
         // poll, says so well before the lease's next renewal would.
@@ -299,8 +302,10 @@ internal sealed partial class ClusterWorker(
             leaseEnd.Token.ThrowIfCancellationRequested();
         }
 
-        await handler.HandleAsync(item, cancellationToken).ConfigureAwait(false);
-        return true;
+        var result = await handler.HandleWithResultAsync(item, cancellationToken).ConfigureAwait(false);
+        return result is { Length: > ClusterJobConstants.MaxResultLength }
+            ? throw new MillraceException(new Error(ClusterErrorCodes.ResultTooLong, string.Create(CultureInfo.InvariantCulture, $"The handler returned {result.Length} characters; a result holds at most {ClusterJobConstants.MaxResultLength}.")))
+            : result;
     }
 
     private void FreeRoom(int items)

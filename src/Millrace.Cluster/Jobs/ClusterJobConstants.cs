@@ -31,4 +31,8 @@ public static class ClusterJobConstants
     /// <summary>How many items each of a job's partitions holds: a partition is one grain, persisted as a unit.</summary>
     /// <value>1,024.</value>
     public const int PartitionSize = 1_024;
+
+    /// <summary>The longest result an item's handler may return: results are recorded and persisted with the outcomes.</summary>
+    /// <value>65,536 characters.</value>
+    public const int MaxResultLength = 65_536;
 }

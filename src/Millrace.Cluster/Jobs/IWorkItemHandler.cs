@@ -15,6 +15,21 @@ public interface IWorkItemHandler
     ValueTask HandleAsync(WorkItem item, CancellationToken cancellationToken);
 
     /// <summary>
+    /// Does the work of one item and returns what it found, recorded with the item's outcome
+    /// (<see cref="JobItemOutcome.Result"/>) for the submitter to read: a small text such as a count or a JSON summary,
+    /// at most <see cref="ClusterJobConstants.MaxResultLength"/> characters (a longer one fails the item), never the data
+    /// itself. The workers call this; by default it runs <see cref="HandleAsync"/> and returns no result.
+    /// </summary>
+    /// <param name="item">The item.</param>
+    /// <param name="cancellationToken">Cancelled when the attempt times out, the job is cancelled or the silo stops.</param>
+    /// <returns>The result, or <see langword="null"/> for none.</returns>
+    async ValueTask<string?> HandleWithResultAsync(WorkItem item, CancellationToken cancellationToken)
+    {
+        await HandleAsync(item, cancellationToken).ConfigureAwait(false);
+        return null;
+    }
+
+    /// <summary>
     /// Decides whether a failed attempt is worth another, within the job's <see cref="ClusterJobOptions.Retry"/>.
     /// By default every failure is retried but a <see cref="MillraceException"/>, whose located error is in the data and
     /// would only fail again, and a cancellation (as Millrace.Parallel's retry does by default); a per-attempt timeout is

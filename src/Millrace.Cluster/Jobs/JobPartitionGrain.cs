@@ -135,7 +135,7 @@ internal sealed class JobPartitionGrain(
             }
 
             var item = items.State.Items[(int)position];
-            var outcome = new JobItemOutcome(item.Key, report.Index, report.Error, silo, now);
+            var outcome = new JobItemOutcome(item.Key, report.Index, report.Error, silo, now, report.Error is null ? report.Result : null);
             _outcomes.Add(outcome);
             MarkDone(outcome);
         }

@@ -26,7 +26,7 @@ namespace Millrace.Nbt.Worlds;
 /// <item><c>InhabitedTime</c>, <c>LastUpdate</c>: in ticks, or as a duration of 20 ticks a second: <c>90s</c>, <c>5m</c>,
 /// <c>1h30m</c>, <c>2d</c>, <c>100t</c>.</item>
 /// <item><c>Timestamp</c>: when the region file says the chunk was saved, in seconds since 1970, or as a UTC date
-/// <c>2024-05-01</c> or time <c>2024-05-01T12:00:00</c>.</item>
+/// <c>2024-05-01</c> or time <c>2024-05-01T12:00:00</c> (a final <c>Z</c> allowed).</item>
 /// <item><c>Status</c>: how far the chunk was generated, compared with <c>=</c> or <c>!=</c>; a status without a
 /// namespace is the game's, so <c>full</c> and <c>minecraft:full</c> are one status (both were written, before and
 /// from 1.18). A chunk saved before 1.13 has no status and matches only <c>!=</c>.</item>
@@ -510,7 +510,7 @@ public sealed class ChunkQuery
                 return seconds;
             }
 
-            return DateTime.TryParseExact(token.Text, ["yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm:ss"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var time)
+            return DateTime.TryParseExact(token.Text, ["yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss'Z'", "yyyy-MM-dd HH:mm:ss"], CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var time)
                 ? new DateTimeOffset(time, TimeSpan.Zero).ToUnixTimeSeconds()
                 : throw Error($"Expected seconds since 1970 or a UTC date as 2024-05-01 or 2024-05-01T12:00:00, not {Describe(token)}.", token);
         }

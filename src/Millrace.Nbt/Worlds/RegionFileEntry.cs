@@ -37,15 +37,18 @@ public sealed partial record RegionFileEntry(string Path, int X, int Z)
     /// <param name="fileName">The name, without folders.</param>
     /// <param name="x">The region's x.</param>
     /// <param name="z">The region's z.</param>
-    /// <returns>Whether the name is a region file's.</returns>
+    /// <returns>Whether the name is a region file's, as the game writes it (no leading zeros, no <c>-0</c>).</returns>
     public static bool TryParse(string fileName, out int x, out int z)
     {
         ArgumentNullException.ThrowIfNull(fileName);
         var match = Name().Match(fileName);
         x = z = 0;
+        // Only the names the game writes: r.01.0.mca or r.-0.0.mca would be a second file for the same chunks.
         return match.Success
             && int.TryParse(match.Groups[1].ValueSpan, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out x)
-            && int.TryParse(match.Groups[2].ValueSpan, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out z);
+            && int.TryParse(match.Groups[2].ValueSpan, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out z)
+            && match.Groups[1].ValueSpan.SequenceEqual(x.ToString(CultureInfo.InvariantCulture))
+            && match.Groups[2].ValueSpan.SequenceEqual(z.ToString(CultureInfo.InvariantCulture));
     }
 
     [GeneratedRegex(@"^r\.(-?[0-9]+)\.(-?[0-9]+)\.mca$", RegexOptions.CultureInvariant)]

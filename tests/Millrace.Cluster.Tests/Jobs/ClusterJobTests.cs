@@ -30,6 +30,29 @@ public class ClusterJobTests
     }
 
     [Fact]
+    public async Task AHandlersResult_IsRecordedWithItsOutcome_AndOneTooLongFailsTheItem()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 2);
+        var items = Enumerable.Range(0, 50).Select(i => new WorkItem($"item-{i}", i == 7 ? "long" : $"r{i}")).ToList();
+        await cluster.Jobs.SubmitAsync("results", ResultHandler.Name, items);
+
+        var outcomes = (await cluster.WatchToEndAsync("results")).OrderBy(o => o.Index).ToList();
+
+        Assert.Equal(50, outcomes.Count);
+        Assert.All(outcomes.Where(o => o.Index != 7), o => Assert.Equal($"r{o.Index}r{o.Index}", o.Result));
+        Assert.Equal(ClusterErrorCodes.ResultTooLong, outcomes[7].Error?.Code);
+        Assert.Null(outcomes[7].Result);
+    }
+
+    [Fact]
+    public async Task AHandlerWithoutAResult_RecordsNone()
+    {
+        await using var cluster = await ClusterFixture.StartAsync(silos: 1);
+        await cluster.Jobs.SubmitAsync("no-results", TestHandler.Name, Items(10));
+        Assert.All(await cluster.WatchToEndAsync("no-results"), o => Assert.Null(o.Result));
+    }
+
+    [Fact]
     public async Task KilledSilo_ItsItemsRunElsewhere_AndEveryOutcomeIsRecordedOnce()
     {
         await using var cluster = await ClusterFixture.StartAsync();

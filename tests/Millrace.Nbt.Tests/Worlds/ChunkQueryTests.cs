@@ -50,6 +50,7 @@ public class ChunkQueryTests
         { "Timestamp > 2023-01-01", true },
         { "Timestamp < 2023-11-14T22:13:20", false },
         { "Timestamp = \"2023-11-14 22:13:20\"", true },
+        { "Timestamp = 2023-11-14T22:13:20Z", true },
     };
 
     [Theory]

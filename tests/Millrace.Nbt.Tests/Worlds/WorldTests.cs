@@ -68,6 +68,9 @@ public sealed class WorldTests : IDisposable
     [InlineData("r.+1.0.mca", false, 0, 0)]
     [InlineData("r.1.0.mca.tmp", false, 0, 0)]
     [InlineData("r.99999999999.0.mca", false, 0, 0)]
+    [InlineData("r.01.0.mca", false, 0, 0)]
+    [InlineData("r.-0.0.mca", false, 0, 0)]
+    [InlineData("r.0.-07.mca", false, 0, 0)]
     public void RegionFileNames_GiveTheirCoordinates(string name, bool valid, int x, int z)
     {
         Assert.Equal(valid, RegionFileEntry.TryParse(name, out var parsedX, out var parsedZ));

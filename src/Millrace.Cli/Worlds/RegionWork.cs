@@ -1,0 +1,207 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Millrace.Nbt.Region;
+using Millrace.Nbt.Tags;
+using Millrace.Nbt.Worlds;
+
+namespace Millrace.Cli.Worlds;
+
+/// <summary>
+/// What a whole-world verb does to one region file, in this process or on a silo (<c>--cluster</c>): the same functions,
+/// the same results. A result is plain data that travels as JSON, so a verb prints the regions it read itself and those a
+/// silo read in one way.
+/// </summary>
+internal static class RegionWork
+{
+    // The folders beside a dimension's region/ whose region files hold the same chunks' entities and points of interest.
+    private static readonly string[] CompanionFolders = ["entities", "poi"];
+
+    /// <summary>One region's counts; a chunk that cannot be read is listed, and the others counted.</summary>
+    public static RegionCounts Count(string regionPath, CancellationToken cancellationToken)
+    {
+        var region = OpenRegion(regionPath);
+        var statistics = new WorldStatistics();
+        var failures = new List<ChunkFailure>();
+        foreach (var entry in region.Chunks)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            try
+            {
+                if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root)
+                {
+                    statistics.Add(Chunk.Read(root));
+                }
+            }
+            catch (MillraceException exception)
+            {
+                failures.Add(ChunkFailure.From(new RegionChunkError(entry.X, entry.Z, exception.Error)));
+            }
+        }
+
+        return new RegionCounts(statistics.Chunks, statistics.Sections, new(statistics.Blocks, StringComparer.Ordinal), new(statistics.Biomes, StringComparer.Ordinal), failures);
+    }
+
+    /// <summary>The chunks of a region a query selects.</summary>
+    public static RegionChunks Select(string regionPath, ChunkQuery query)
+    {
+        var region = OpenRegion(regionPath);
+        var (x, z) = PositionOf(regionPath, query);
+        return RegionChunks.From(x, z, query.Select(region, x, z), 0);
+    }
+
+    /// <summary>
+    /// Deletes a region's matching chunks, and the same chunks' entities and points of interest (1.17+ keeps them in
+    /// region files of the same name under <c>entities/</c> and <c>poi/</c>), writing each file atomically; a file left
+    /// with no chunk is removed, as is the <c>.mcc</c> file of a deleted chunk. Without <paramref name="apply"/>, only
+    /// measures what it would free. A chunk that cannot be read is kept.
+    /// </summary>
+    /// <exception cref="CliException">A file could not be written where it is.</exception>
+    /// <exception cref="IOException">A write failed.</exception>
+    /// <remarks>
+    /// Every file is read before any is written, so a companion that cannot be read fails the region with nothing
+    /// changed; the region file is written last, so a failure (or a crash) between the files leaves the region's chunks
+    /// in place and a second prune finishes the job, where the other order would strand the companions' data for good.
+    /// </remarks>
+    public static async ValueTask<RegionChunks> PruneAsync(string regionPath, ChunkQuery query, bool apply, CliConsole console, CancellationToken cancellationToken)
+    {
+        var (x, z) = PositionOf(regionPath, query);
+        regionPath = Resolved(regionPath);
+        var opened = OpenRegion(regionPath);
+        var selection = query.Select(opened, x, z);
+        var positions = selection.Matches.Select(c => (c.X, c.Z)).ToList();
+        var freed = 0L;
+        if (positions.Count > 0)
+        {
+            var files = new List<(string Path, RegionFile Region)>();
+            var folder = Path.GetDirectoryName(Path.GetFullPath(regionPath))!;
+            if (Path.GetFileName(folder) == "region")
+            {
+                foreach (var companion in CompanionFolders.Select(name => Path.Combine(Path.GetDirectoryName(folder)!, name, Path.GetFileName(regionPath))).Where(File.Exists))
+                {
+                    var resolved = Resolved(companion);
+                    try
+                    {
+                        files.Add((resolved, OpenRegion(resolved)));
+                    }
+                    catch (MillraceException exception)
+                    {
+                        // Reported against the region, so say which file it is about.
+                        throw new MillraceException(exception.Error with { Message = $"Its companion {companion} cannot be read, so nothing was pruned: {exception.Error.Message}" });
+                    }
+                }
+            }
+
+            files.Add((regionPath, opened));
+            foreach (var (file, region) in files)
+            {
+                freed += await DeleteChunksAsync(file, region, positions, apply, console, cancellationToken);
+            }
+        }
+
+        return RegionChunks.From(x, z, selection, freed);
+    }
+
+    // A link's final target: the file read, measured, written and (emptied) deleted, as the one atomic writer writes
+    // through links; the link stays.
+    private static string Resolved(string path) =>
+        File.Exists(path) && new FileInfo(path).LinkTarget is not null && File.ResolveLinkTarget(path, returnFinalTarget: true) is { } target ? target.FullName : path;
+
+    /// <summary>Opens a region file, refusing a special file.</summary>
+    public static RegionFile OpenRegion(string regionPath) =>
+        FileKind.IsRegularFile(regionPath)
+            ? RegionFile.Open(regionPath)
+            : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
+
+    // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise.
+    private static (int X, int Z) PositionOf(string regionPath, ChunkQuery query) =>
+        RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z)
+        : query.RequiresChunkData ? (0, 0)
+        : throw new CliException(CliErrorCodes.Open, "The file is not named r.X.Z.mca, so the query cannot tell where its chunks are.");
+
+    // The bytes deleting the chunks frees (or would free).
+    private static async ValueTask<long> DeleteChunksAsync(string path, RegionFile region, List<(int X, int Z)> positions, bool apply, CliConsole console, CancellationToken cancellationToken)
+    {
+        var before = new FileInfo(path).Length;
+        var externals = new List<string>();
+        foreach (var chunk in region.Chunks.Where(c => positions.Contains((c.X, c.Z))).ToList())
+        {
+            if (chunk.IsExternal && File.Exists(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z)))
+            {
+                externals.Add(RegionFile.ExternalChunkPath(path, chunk.X, chunk.Z));
+                before += new FileInfo(externals[^1]).Length;
+            }
+
+            region.DeleteChunk(chunk.X, chunk.Z);
+        }
+
+        var empty = !region.Chunks.Any();
+        if (!apply)
+        {
+            return before - (empty ? 0 : region.ToArray(static (_, _, _) => { }).LongLength);
+        }
+
+        if (empty)
+        {
+            File.Delete(path);
+        }
+        else
+        {
+            await Nbt.NbtCommands.WriteRegionAsync(region, path, console, cancellationToken);
+        }
+
+        foreach (var external in externals)
+        {
+            File.Delete(external);
+        }
+
+        return before - (empty ? 0 : new FileInfo(path).Length);
+    }
+}
+
+/// <summary>A chunk that could not be read, as it travels: its position in the region and its error, without the exception.</summary>
+internal sealed record ChunkFailure(int X, int Z, string Code, string Message, string? Path, long? ByteOffset, string? OffsetScope)
+{
+    public static ChunkFailure From(RegionChunkError failure) =>
+        new(failure.X, failure.Z, failure.Error.Code, failure.Error.Message, failure.Error.Path, failure.Error.ByteOffset, failure.Error.OffsetScope);
+
+    public Error ToError() => new(Code, Message) { Path = Path, ByteOffset = ByteOffset, OffsetScope = OffsetScope };
+}
+
+/// <summary>One region's counts (<c>world stats</c>).</summary>
+internal sealed record RegionCounts(long Chunks, long Sections, Dictionary<string, long> Blocks, Dictionary<string, long> Biomes, List<ChunkFailure> Failures)
+{
+    /// <summary>These counts and another's together (the failures are each region's own, reported as it is read).</summary>
+    public RegionCounts Add(RegionCounts other)
+    {
+        foreach (var (name, count) in other.Blocks)
+        {
+            Blocks[name] = Blocks.GetValueOrDefault(name) + count;
+        }
+
+        foreach (var (name, count) in other.Biomes)
+        {
+            Biomes[name] = Biomes.GetValueOrDefault(name) + count;
+        }
+
+        return this with { Chunks = Chunks + other.Chunks, Sections = Sections + other.Sections };
+    }
+
+    public string ToJson() => JsonSerializer.Serialize(this, RegionWorkJson.Default.RegionCounts);
+
+    public static RegionCounts FromJson(string json) => JsonSerializer.Deserialize(json, RegionWorkJson.Default.RegionCounts) ?? throw new JsonException("An empty result.");
+}
+
+/// <summary>The chunks a query selected in one region (<c>world chunks</c>, <c>world prune</c>), and the bytes deleting them frees.</summary>
+internal sealed record RegionChunks(int RegionX, int RegionZ, int Chunks, List<int[]> Matches, List<ChunkFailure> Failures, long Freed)
+{
+    public static RegionChunks From(int x, int z, RegionSelection selection, long freed) =>
+        new(x, z, selection.Chunks, [.. selection.Matches.Select(c => new[] { c.X, c.Z })], [.. selection.Errors.Select(ChunkFailure.From)], freed);
+
+    public string ToJson() => JsonSerializer.Serialize(this, RegionWorkJson.Default.RegionChunks);
+
+    public static RegionChunks FromJson(string json) => JsonSerializer.Deserialize(json, RegionWorkJson.Default.RegionChunks) ?? throw new JsonException("An empty result.");
+}
+
+[JsonSerializable(typeof(RegionCounts))]
+[JsonSerializable(typeof(RegionChunks))]
+internal sealed partial class RegionWorkJson : JsonSerializerContext;
