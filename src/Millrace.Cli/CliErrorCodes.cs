@@ -50,6 +50,9 @@ internal static class CliErrorCodes
     /// <summary>zstd could not train a dictionary from the samples given.</summary>
     public const string CompactTrain = "compact.train";
 
+    /// <summary><c>compact check</c> found a change that breaks the readers the mode protects; the line says which and where.</summary>
+    public const string CompactBreaking = "compact.breaking";
+
     /// <summary>A failure no code describes: a bug in the tool, reported in one line all the same.</summary>
     public const string Unexpected = "error";
 }

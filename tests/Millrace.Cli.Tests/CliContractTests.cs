@@ -49,6 +49,8 @@ public sealed class CliContractTests : IDisposable
         "compact inspect {in}",
         "compact size {in} --schema schema.json --type User",
         "compact encode good.json {out} --schema {in} --type User",
+        "compact check {in} schema.json",
+        "compact check schema.json {in}",
     ];
 
     // Every verb that writes a file, with {out} for the bad output.

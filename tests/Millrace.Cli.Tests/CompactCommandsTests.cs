@@ -24,6 +24,34 @@ public sealed class CompactCommandsTests : IDisposable
     }
 
     [Fact]
+    public async Task Check_ListsEveryChange_AndExitsOneOnABreakingOne_InTheModeAsked()
+    {
+        var old = Path.Combine(_temp.FullName, "old.json");
+        var widened = Path.Combine(_temp.FullName, "widened.json");
+        var retyped = Path.Combine(_temp.FullName, "retyped.json");
+        await File.WriteAllTextAsync(old, """{"types":[{"name":"User","id":1,"fields":[{"name":"age","index":1,"type":"int32"}]}]}""");
+        await File.WriteAllTextAsync(widened, """{"types":[{"name":"User","id":1,"fields":[{"name":"age","index":1,"type":"int64"},{"name":"email","index":2,"type":"string"}]}]}""");
+        await File.WriteAllTextAsync(retyped, """{"types":[{"name":"User","id":1,"fields":[{"name":"age","index":1,"type":"string"}]}]}""");
+
+        var backward = await CliRun.Invoke("compact", "check", old, widened, "--mode", "backward");
+        Assert.Equal(ExitCodes.Success, backward.ExitCode);
+        Assert.Equal(
+            "breaking (forward): User.age [1]: type changed from int32 to int64: widened, old readers refuse new values past their range\n"
+            + "safe: User.email [2]: field email (string) added: old readers skip it, new readers see it absent in old data\n"
+            + "2 change(s), 0 breaking in backward mode\n",
+            backward.Output);
+        Assert.Empty(backward.Error);
+
+        var full = await CliRun.Invoke("compact", "check", old, widened);
+        Assert.Equal(ExitCodes.BadInput, full.ExitCode);
+        Assert.Contains("widened.json: compact.breaking: User.age [1]: type changed from int32 to int64", Assert.Single(full.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+
+        Assert.Equal(ExitCodes.BadInput, (await CliRun.Invoke("compact", "check", old, retyped, "--mode", "backward")).ExitCode);
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("compact", "check", old, old)).ExitCode);
+        Assert.Equal(ExitCodes.Usage, (await CliRun.Invoke("compact", "check", old, old, "--mode", "sideways")).ExitCode);
+    }
+
+    [Fact]
     public async Task Inspect_DumpsFieldsWithoutASchema()
     {
         var frame = Path.Combine(_temp.FullName, "users.bin");

@@ -24,6 +24,7 @@ internal static class CompactCommands
         compact.Add(Inspect(console));
         compact.Add(Size(console));
         compact.Add(Train(console));
+        compact.Add(Check(console));
         return compact;
     }
 
@@ -371,6 +372,47 @@ internal static class CompactCommands
             console.ReportError(inputPath, JsonText.SyntaxError(exception, bytes));
             return null;
         }
+    }
+
+    private static Command Check(CliConsole console)
+    {
+        var old = new Argument<string>("old") { Description = "The schema file as it is (the one data was written with, or readers have)." };
+        var @new = new Argument<string>("new") { Description = "The schema file that replaces it." };
+        var mode = new Option<string>("--mode")
+        {
+            Description = "Which readers must not break: backward (new readers, old data), forward (old readers, new data) or full (both; the default).",
+            DefaultValueFactory = _ => "full",
+        }.AcceptOnlyFromAmong("backward", "forward", "full");
+        var command = new Command("check", "Compare two versions of a schema: every change, safe or breaking; exit 1 when one breaks the readers --mode protects (for a build step).") { old, @new, mode };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var (oldPath, newPath) = (parsed.GetValue(old)!, parsed.GetValue(@new)!);
+            if (await LoadSchemaAsync(oldPath, console, cancellationToken) is not { } before || await LoadSchemaAsync(newPath, console, cancellationToken) is not { } after)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            var compatibility = Enum.Parse<CompatibilityMode>(parsed.GetValue(mode)!, ignoreCase: true);
+            var changes = CompactSchemaComparison.Compare(before, after);
+            await using (var output = console.CreateTextOutput())
+            {
+                foreach (var change in changes)
+                {
+                    await output.WriteLineAsync(change.ToString());
+                }
+
+                var breaking = changes.Count(c => c.Breaks(compatibility));
+                await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{changes.Count} change(s), {breaking} breaking in {compatibility.ToString().ToLowerInvariant()} mode"));
+            }
+
+            foreach (var change in changes.Where(c => c.Breaks(compatibility)))
+            {
+                console.ReportError(newPath, new Error(CliErrorCodes.CompactBreaking, $"{change.Path}: {change.Description}"));
+            }
+
+            return changes.Any(c => c.Breaks(compatibility)) ? ExitCodes.BadInput : ExitCodes.Success;
+        });
+        return command;
     }
 
     private static async Task<CompactSchemaSet?> LoadSchemaAsync(string path, CliConsole console, CancellationToken cancellationToken)
