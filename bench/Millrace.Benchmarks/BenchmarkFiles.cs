@@ -39,4 +39,24 @@ internal static class BenchmarkFiles
     /// <summary>Opens a file for one sequential, asynchronous read, with no buffer of its own (the reader has one).</summary>
     public static FileStream OpenRead(string path) =>
         new(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan | FileOptions.Asynchronous);
+
+    /// <summary>
+    /// A folder of <c>../shared/data</c> beside the repository (game files, other projects' files), read in place: files
+    /// fetched from elsewhere are not committed into the project. Found by walking up from the benchmark's output.
+    /// </summary>
+    /// <param name="name">The folder's name, such as <c>nbt-real</c> or <c>worlds</c>.</param>
+    /// <returns>Its full path.</returns>
+    public static string SharedData(string name)
+    {
+        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
+        {
+            var candidate = Path.Combine(directory.FullName, "shared", "data", name);
+            if (Directory.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        throw new DirectoryNotFoundException($"../shared/data/{name} is not there: these benchmarks read its files in place.");
+    }
 }

@@ -6,11 +6,12 @@ using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Tests;
 
-// Minecraft's complex_player.dat, simdnbt's benchmark file (bench/data/README.md): a real file, where the golden vectors
-// are built by hand, read every way and written back as its exact bytes.
+// Minecraft's complex_player.dat, simdnbt's benchmark file, read in place from ../shared/data/nbt-real (its SOURCES.md
+// gives where it is from): a real file, where the golden vectors are built by hand, read every way and written back as
+// its exact bytes.
 public class ComplexPlayerTests
 {
-    private static readonly byte[] FileBytes = File.ReadAllBytes(Path.Combine(AppContext.BaseDirectory, "Data", "complex_player.dat"));
+    private static byte[] FileBytes => File.ReadAllBytes(Path.Combine(SharedData.Folder("nbt-real"), "complex_player.dat"));
 
     private static byte[] Uncompressed()
     {
@@ -20,7 +21,7 @@ public class ComplexPlayerTests
         return bytes.ToArray();
     }
 
-    [Fact]
+    [SharedDataFact("nbt-real")]
     public void ReadAsAFile_IsGzipJava_AndWritesBackItsExactBytes()
     {
         var file = NbtFile.Read(FileBytes);
@@ -33,7 +34,7 @@ public class ComplexPlayerTests
         Assert.Equal(file.Document, NbtFile.Read(file.Document.ToArray(new NbtWriterOptions { Compression = NbtCompression.Gzip })).Document);
     }
 
-    [Fact]
+    [SharedDataFact("nbt-real")]
     public void BorrowedDocument_AndSnbt_GiveTheTree()
     {
         var bytes = Uncompressed();
@@ -46,7 +47,7 @@ public class ComplexPlayerTests
         Assert.Equal(tree.Root, SnbtParser.Parse(tree.Root.ToString()));
     }
 
-    [Fact]
+    [SharedDataFact("nbt-real")]
     public void PullReader_ReadsEveryToken_AndSkipsTheRootToItsEnd()
     {
         var bytes = Uncompressed();

@@ -13,10 +13,10 @@ internal static class NbtBenchmarkData
     public static IReadOnlyList<string> Shapes => ["simple", "complex", "deep", "large-array", "bigtest", "player", "items", ComplexPlayer];
 
     /// <summary>
-    /// Gets the path of <c>complex_player.dat</c>, simdnbt's (MIT), unchanged: <c>bench/data/README.md</c> says where it
-    /// is from.
+    /// Gets the path of <c>complex_player.dat</c>, simdnbt's (MIT), read in place from <c>../shared/data/nbt-real</c>, whose
+    /// <c>SOURCES.md</c> says where it is from.
     /// </summary>
-    public static string ComplexPlayerPath => Path.Combine(RepositoryRoot(), "bench", "data", ComplexPlayer + ".dat");
+    public static string ComplexPlayerPath => Path.Combine(BenchmarkFiles.SharedData("nbt-real"), ComplexPlayer + ".dat");
 
     public static NbtDocument Create(string shape) => shape switch
     {

@@ -14,7 +14,7 @@ namespace Millrace.Benchmarks.Nbt;
 /// <summary>
 /// The NBT seed's rows (deserialize, serialize and round trip of simple, complex, deeply nested and large-array
 /// tags) plus bigtest.nbt, a 3 KB player file, an 18 KB item list and Minecraft's
-/// complex_player.dat (simdnbt publishes its throughput for it; bench/data/README.md).
+/// complex_player.dat (simdnbt publishes its throughput for it; read in place from ../shared/data/nbt-real).
 /// Serialization writes into a reused buffer writer; reads build a tree from uncompressed bytes; a floor row walks every
 /// tag with no checks, the part of every whole-document read that no reader can leave out. fNbt and SharpNBT,
 /// the peers, are not served by the registry mirror (docs/dependencies.md), so their rows cannot run.

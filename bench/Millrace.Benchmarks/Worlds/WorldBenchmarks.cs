@@ -86,20 +86,9 @@ public class WorldBenchmarks
         return total.Chunks;
     }
 
-    /// <summary>The six real region files, found by walking up from the benchmark to <c>shared/data/worlds</c>.</summary>
-    public static IReadOnlyList<string> Files()
-    {
-        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            var candidate = Path.Combine(directory.FullName, "shared", "data", "worlds");
-            if (Directory.Exists(candidate))
-            {
-                return [.. Directory.EnumerateFiles(candidate, "r.*.mca", SearchOption.AllDirectories).Order(StringComparer.Ordinal)];
-            }
-        }
-
-        throw new DirectoryNotFoundException("../shared/data/worlds is not there: the world benchmark reads the real region files in place.");
-    }
+    /// <summary>The six real region files of <c>../shared/data/worlds</c>.</summary>
+    public static IReadOnlyList<string> Files() =>
+        [.. Directory.EnumerateFiles(BenchmarkFiles.SharedData("worlds"), "r.*.mca", SearchOption.AllDirectories).Order(StringComparer.Ordinal)];
 
     /// <summary>Gets the chunks a scan reads.</summary>
     public static long ChunkCount => Files().Sum(f => (long)RegionFile.Open(f).Chunks.Count()) * Copies;
