@@ -58,6 +58,11 @@ public sealed class Chunk
     public IReadOnlyList<NbtCompound> BlockEntities =>
         (_level.TryGet<NbtList>(ReferenceEquals(_level, Root) ? "block_entities" : "TileEntities", out var list) ? list : []).OfType<NbtCompound>().ToList();
 
+    /// <summary>Gets the biomes of a chunk saved before 1.18 (<c>Level.Biomes</c>, numeric ids), or <see langword="null"/>
+    /// when it has none; from 1.18 each section has its own (<see cref="ChunkSection.Biomes"/>).</summary>
+    /// <exception cref="MillraceException">The array is not one the game writes (<see cref="NbtErrorCodes.World"/>).</exception>
+    public ChunkBiomeIds? LegacyBiomes => ReferenceEquals(_level, Root) ? null : ChunkBiomeIds.Read(_level);
+
     /// <summary>Gets the heightmaps by name (<c>Heightmaps</c>, 1.13+), <see langword="null"/> when the chunk has none.</summary>
     public NbtCompound? Heightmaps => _level.TryGet<NbtCompound>("Heightmaps", out var heightmaps) ? heightmaps : null;
 

@@ -26,7 +26,8 @@ public sealed class WorldStatistics
     /// <summary>Gets the number of blocks of each name (properties aside).</summary>
     public IReadOnlyDictionary<string, long> Blocks => _blocks;
 
-    /// <summary>Gets the number of biome cells (4 × 4 × 4 blocks) of each biome, from 1.18+ sections.</summary>
+    /// <summary>Gets the number of biome entries of each biome: 4 × 4 × 4 cells from 1.15 (per section from 1.18), and
+    /// columns before 1.15; biomes saved before 1.18 have numeric ids only and count as <c>legacy:ID</c>.</summary>
     public IReadOnlyDictionary<string, long> Biomes => _biomes;
 
     /// <summary>Counts a chunk's sections, all or none: a chunk with a section the game would not write is refused
@@ -42,7 +43,18 @@ public sealed class WorldStatistics
             _ = (section.BlockStates, section.BlockIds, section.Biomes);
         }
 
+        var legacyBiomes = chunk.LegacyBiomes;
         Chunks++;
+        if (legacyBiomes is not null)
+        {
+            var ids = new int[legacyBiomes.Count];
+            legacyBiomes.CopyIdsTo(ids);
+            foreach (var (id, count) in ids.CountBy(id => id))
+            {
+                Increment(_biomes, id is >= 0 and < 4096 ? LegacyNames[id] : "legacy:" + id.ToString(CultureInfo.InvariantCulture), count);
+            }
+        }
+
         foreach (var section in chunk.Sections)
         {
             if (section.BlockStates is { } states)

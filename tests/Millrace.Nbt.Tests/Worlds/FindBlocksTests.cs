@@ -92,3 +92,61 @@ public class FindBlocksTests
         }
     }
 }
+
+public class LegacyBiomesTests
+{
+    // Before 1.18 a chunk's biomes are one array: bytes in 1.8-1.12, ints from 1.13, a column each before 1.15.
+    [SharedDataTheory("worlds")]
+    [InlineData("1.8-returntowild/r.-1.0.mca", NbtTagType.ByteArray)]
+    [InlineData("1.13.2-prismarine/r.-1.-1.mca", NbtTagType.IntArray)]
+    [InlineData("1.14.4-prismarine/r.0.-1.mca", NbtTagType.IntArray)]
+    public void EveryChunksBiomes_ReadAsTheirTagHoldsThem_AndAreCountedAsLegacyIds(string file, NbtTagType arrayType)
+    {
+        var region = RegionFile.Open(Path.Combine(SharedData.Folder("worlds"), file));
+        var statistics = new WorldStatistics();
+        var expected = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var entry in region.Chunks)
+        {
+            var root = (NbtCompound)region.ReadChunk(entry.X, entry.Z)!.Root;
+            var tag = root.Get<NbtCompound>("Level").Get<NbtTag>("Biomes");
+            Assert.Equal(arrayType, tag.Type);
+            var raw = tag is NbtByteArray bytes ? bytes.Value.Select(b => (int)b).ToArray() : ((NbtIntArray)tag).Value;
+            var chunk = Chunk.Read(root);
+            if (raw.Length == 0)
+            {
+                // What the game writes for a chunk not generated as far as its biomes.
+                Assert.Null(chunk.LegacyBiomes);
+                statistics.Add(chunk);
+                continue;
+            }
+
+            var biomes = chunk.LegacyBiomes!;
+            Assert.False(biomes.IsCells);
+            Assert.Equal(raw, Enumerable.Range(0, biomes.Count).Select(i => biomes[i]));
+            statistics.Add(chunk);
+            foreach (var id in raw)
+            {
+                expected["legacy:" + id] = expected.GetValueOrDefault("legacy:" + id) + 1;
+            }
+        }
+
+        Assert.Equal(expected.OrderBy(e => e.Key, StringComparer.Ordinal), statistics.Biomes.OrderBy(e => e.Key, StringComparer.Ordinal));
+        Assert.Equal(expected.Values.Sum(), statistics.Biomes.Values.Sum());
+        Assert.Equal(0, statistics.Biomes.Values.Sum() % ChunkBiomeIds.ColumnCount);
+    }
+
+    [Fact]
+    public void From1_15_AnEntryIsACell_AndALengthTheGameDoesNotWrite_IsRefused()
+    {
+        static Chunk With(NbtTag biomes) => Chunk.Read(new NbtCompound { { "DataVersion", new NbtInt(2230) }, { "Level", new NbtCompound { { "xPos", new NbtInt(0) }, { "zPos", new NbtInt(0) }, { "Biomes", biomes } } } });
+
+        var cells = With(new NbtIntArray(Enumerable.Range(0, 1024).Select(i => i % 3).ToArray())).LegacyBiomes!;
+        Assert.True(cells.IsCells);
+        Assert.Equal((1024, 2), (cells.Count, cells[1022]));
+        var error = Assert.Throws<MillraceException>(() => With(new NbtIntArray(new int[300])).LegacyBiomes).Error;
+        Assert.Equal((NbtErrorCodes.World, "Level.Biomes"), (error.Code, error.Path));
+        Assert.Throws<MillraceException>(() => With(new NbtByteArray(new byte[1024])).LegacyBiomes);
+        Assert.Throws<MillraceException>(() => With(new NbtString("plains")).LegacyBiomes);
+        Assert.Null(Chunk.Read(new NbtCompound { { "DataVersion", new NbtInt(3955) }, { "xPos", new NbtInt(0) }, { "zPos", new NbtInt(0) } }).LegacyBiomes);
+    }
+}
