@@ -280,6 +280,25 @@ public sealed class WorldCommandsTests : IDisposable
         Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(region));
     }
 
+    [Fact]
+    public async Task AChunkWhosePlaceIsDamaged_IsReportedByTheReadingVerbs_AndPruneLeavesItsRegionAlone()
+    {
+        var path = RegionPath(0, 0);
+        var bytes = await File.ReadAllBytesAsync(path);
+        var offset = (int)(System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(bytes) >> 8) * 4096;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(bytes.AsSpan(offset), 90_000);
+        await File.WriteAllBytesAsync(path, bytes);
+
+        var stats = await Run("world", "stats", _world.FullName, "--json");
+        Assert.Equal(ExitCodes.BadInput, stats.ExitCode);
+        Assert.Contains("r.0.0.mca: nbt.region: chunk 0 0 of the region: Chunk 0,0 declares 90000 bytes", Assert.Single(Failures(stats)), StringComparison.Ordinal);
+        Assert.StartsWith("""{"chunks":1,""", stats.Output, StringComparison.Ordinal);
+
+        var prune = await Run("world", "prune", _world.FullName, "--where", "x > -100", "--apply");
+        Assert.Equal(ExitCodes.BadInput, prune.ExitCode);
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(path));
+    }
+
     private static Task<CliRun> Run(params string[] args) => CliRun.Invoke(args);
 
     // Standard error's lines but the progress display's.

@@ -19,9 +19,10 @@ internal static class RegionWork
     /// <summary>One region's counts; a chunk that cannot be read is listed, and the others counted.</summary>
     public static RegionCounts Count(string regionPath, CancellationToken cancellationToken)
     {
-        var region = OpenRegion(regionPath);
+        var damaged = new List<RegionChunkError>();
+        var region = OpenRegion(regionPath, damaged);
         var statistics = new WorldStatistics();
-        var failures = new List<ChunkFailure>();
+        var failures = damaged.Select(ChunkFailure.From).ToList();
         foreach (var entry in region.Chunks)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -44,9 +45,11 @@ internal static class RegionWork
     /// <summary>The chunks of a region a query selects.</summary>
     public static RegionChunks Select(string regionPath, ChunkQuery query)
     {
-        var region = OpenRegion(regionPath);
+        var damaged = new List<RegionChunkError>();
+        var region = OpenRegion(regionPath, damaged);
         var (x, z) = PositionOf(regionPath, query);
-        return RegionChunks.From(x, z, query.Select(region, x, z), 0);
+        var selected = RegionChunks.From(x, z, query.Select(region, x, z), 0);
+        return selected with { Chunks = selected.Chunks + damaged.Count, Failures = [.. damaged.Select(ChunkFailure.From), .. selected.Failures] };
     }
 
     /// <summary>
@@ -106,10 +109,14 @@ internal static class RegionWork
     private static string Resolved(string path) =>
         File.Exists(path) && new FileInfo(path).LinkTarget is not null && File.ResolveLinkTarget(path, returnFinalTarget: true) is { } target ? target.FullName : path;
 
-    /// <summary>Opens a region file, refusing a special file.</summary>
-    public static RegionFile OpenRegion(string regionPath) =>
+    /// <summary>
+    /// Opens a region file, refusing a special file. With <paramref name="damaged"/>, for verbs that only read, a chunk
+    /// whose place in the file is damaged is left out and listed there rather than failing the region (one that writes
+    /// opens it whole or not at all: a region saved without such a chunk would lose it).
+    /// </summary>
+    public static RegionFile OpenRegion(string regionPath, List<RegionChunkError>? damaged = null) =>
         FileKind.IsRegularFile(regionPath)
-            ? RegionFile.Open(regionPath)
+            ? RegionFile.Open(regionPath, damaged)
             : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
 
     // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise.

@@ -492,8 +492,9 @@ internal static class WorldCommands
 
     private static FoundBlocks FindIn(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
     {
-        var region = RegionWork.OpenRegion(regionPath);
-        var found = new FoundBlocks([], []);
+        var damaged = new List<RegionChunkError>();
+        var region = RegionWork.OpenRegion(regionPath, damaged);
+        var found = new FoundBlocks([], [.. damaged.Select(ChunkFailure.From)]);
         foreach (var entry in region.Chunks)
         {
             cancellationToken.ThrowIfCancellationRequested();

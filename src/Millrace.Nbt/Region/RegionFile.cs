@@ -21,6 +21,9 @@ public sealed class RegionFile
 
     private readonly Entry?[] _entries = new Entry?[1024];
 
+    // Whether chunks were left out when this region was read (damaged): saving it would lose them.
+    private bool _leftOut;
+
     /// <summary>Gets the chunks present, in index order (x fastest).</summary>
     public IEnumerable<RegionChunk> Chunks
     {
@@ -40,22 +43,37 @@ public sealed class RegionFile
     /// <param name="path">The region file, named <c>r.X.Z.mca</c> (or <c>.mcr</c>).</param>
     /// <returns>The region.</returns>
     /// <exception cref="NbtFormatException">The file is malformed.</exception>
-    public static RegionFile Open(string path)
+    public static RegionFile Open(string path) => Open(path, damaged: null);
+
+    /// <summary>
+    /// Reads a region file as <see cref="Open(string)"/> does, but leaves out each chunk whose place in the file is
+    /// damaged (its sectors past the end or claimed twice, its length past its sectors, its .mcc file missing), listing
+    /// it in <paramref name="damaged"/> with its error instead of refusing the whole file. A region read with chunks left
+    /// out cannot be saved: it would lose them.
+    /// </summary>
+    /// <param name="path">The region file, named <c>r.X.Z.mca</c> (or <c>.mcr</c>).</param>
+    /// <param name="damaged">Receives the chunks left out; <see langword="null"/> refuses the file at the first, as <see cref="Open(string)"/>.</param>
+    /// <returns>The region.</returns>
+    /// <exception cref="NbtFormatException">The file is malformed as a whole (a header cut short).</exception>
+    public static RegionFile Open(string path, ICollection<RegionChunkError>? damaged)
     {
         // Only a region file's name says which .mcc files are its own: under any other name, none is.
         return Load(File.ReadAllBytes(path), TryParseName(path) is null ? null : (x, z) =>
         {
             var external = ExternalChunkPath(path, x, z);
             return File.Exists(external) ? File.ReadAllBytes(external) : null;
-        });
+        }, damaged);
     }
 
     /// <summary>Reads a region from its bytes.</summary>
     /// <param name="data">The region file's bytes.</param>
     /// <param name="externalChunk">Supplies the payload of an oversized chunk by its local x and z; without it such chunks are an error.</param>
+    /// <param name="damaged">When given, receives each chunk whose place in the file is damaged, left out of the region
+    /// (which then cannot be saved), as <see cref="Open(string, ICollection{RegionChunkError})"/> does; otherwise the first
+    /// such chunk refuses the bytes.</param>
     /// <returns>The region.</returns>
     /// <exception cref="NbtFormatException">The bytes are malformed.</exception>
-    public static RegionFile Load(ReadOnlySpan<byte> data, Func<int, int, byte[]?>? externalChunk = null)
+    public static RegionFile Load(ReadOnlySpan<byte> data, Func<int, int, byte[]?>? externalChunk = null, ICollection<RegionChunkError>? damaged = null)
     {
         var region = new RegionFile();
         if (data.Length == 0)
@@ -72,53 +90,62 @@ public sealed class RegionFile
         var owners = new short[(data.Length + SectorSize - 1) / SectorSize];
         for (var i = 0; i < 1024; i++)
         {
-            var location = BinaryPrimitives.ReadUInt32BigEndian(data[(i * 4)..]);
-            if (location == 0)
+            try
             {
-                continue;
-            }
-
-            var sector = (long)(location >> 8);
-            var sectors = (int)(location & 0xFF);
-            var offset = sector * SectorSize;
-            if (sector < 2 || sectors == 0 || offset + 5 > data.Length)
-            {
-                throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
-            }
-
-            for (var s = sector; s < Math.Min(sector + sectors, owners.Length); s++)
-            {
-                if (owners[s] != 0)
+                var location = BinaryPrimitives.ReadUInt32BigEndian(data[(i * 4)..]);
+                if (location == 0)
                 {
-                    var other = owners[s] - 1;
-                    throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunks {other % 32},{other / 32} and {i % 32},{i / 32} claim the same sector {s}: the region file is corrupt."), i * 4);
+                    continue;
                 }
 
-                owners[s] = (short)(i + 1);
-            }
-
-            var length = BinaryPrimitives.ReadInt32BigEndian(data[(int)offset..]);
-            var compression = data[(int)offset + 4];
-            var timestamp = BinaryPrimitives.ReadInt32BigEndian(data[(SectorSize + (i * 4))..]);
-            byte[] payload;
-            if ((compression & ExternalFlag) != 0)
-            {
-                payload = externalChunk?.Invoke(i % 32, i / 32)
-                    ?? throw new NbtFormatException(NbtErrorCodes.Region, externalChunk is null
-                        ? string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file, which only a region file named r.X.Z.mca (or read with a source of such chunks) can find.")
-                        : string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
-            }
-            else
-            {
-                if (length < 1 || offset + 4 + length > data.Length || length + 4L > sectors * SectorSize)
+                var sector = (long)(location >> 8);
+                var sectors = (int)(location & 0xFF);
+                var offset = sector * SectorSize;
+                if (sector < 2 || sectors == 0 || offset + 5 > data.Length)
                 {
-                    throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
+                    throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} points at sector {sector} ({sectors} sectors), outside the file."), i * 4);
                 }
 
-                payload = data.Slice((int)offset + 5, length - 1).ToArray();
-            }
+                for (var s = sector; s < Math.Min(sector + sectors, owners.Length); s++)
+                {
+                    if (owners[s] != 0)
+                    {
+                        var other = owners[s] - 1;
+                        throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunks {other % 32},{other / 32} and {i % 32},{i / 32} claim the same sector {s}: the region file is corrupt."), i * 4);
+                    }
 
-            region._entries[i] = new Entry((RegionCompression)(compression & ~ExternalFlag), payload, timestamp, (compression & ExternalFlag) != 0 ? ExternalPayload : offset + 5);
+                    owners[s] = (short)(i + 1);
+                }
+
+                var length = BinaryPrimitives.ReadInt32BigEndian(data[(int)offset..]);
+                var compression = data[(int)offset + 4];
+                var timestamp = BinaryPrimitives.ReadInt32BigEndian(data[(SectorSize + (i * 4))..]);
+                byte[] payload;
+                if ((compression & ExternalFlag) != 0)
+                {
+                    payload = externalChunk?.Invoke(i % 32, i / 32)
+                        ?? throw new NbtFormatException(NbtErrorCodes.Region, externalChunk is null
+                            ? string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file, which only a region file named r.X.Z.mca (or read with a source of such chunks) can find.")
+                            : string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} is stored in an external .mcc file that is missing."), offset + 4);
+                }
+                else
+                {
+                    if (length < 1 || offset + 4 + length > data.Length || length + 4L > sectors * SectorSize)
+                    {
+                        throw new NbtFormatException(NbtErrorCodes.Region, string.Create(CultureInfo.InvariantCulture, $"Chunk {i % 32},{i / 32} declares {length} bytes, beyond its sectors or the file."), offset);
+                    }
+
+                    payload = data.Slice((int)offset + 5, length - 1).ToArray();
+                }
+
+                region._entries[i] = new Entry((RegionCompression)(compression & ~ExternalFlag), payload, timestamp, (compression & ExternalFlag) != 0 ? ExternalPayload : offset + 5);
+            }
+            catch (NbtFormatException exception) when (damaged is not null)
+            {
+                // This chunk's place in the file is damaged: left out and listed, the others read.
+                damaged.Add(new RegionChunkError(i % 32, i / 32, exception.Error));
+                region._leftOut = true;
+            }
         }
 
         return region;
@@ -243,6 +270,11 @@ public sealed class RegionFile
     /// <returns>The region file's bytes.</returns>
     public byte[] ToArray(Action<int, int, byte[]>? externalChunk = null)
     {
+        if (_leftOut)
+        {
+            throw new InvalidOperationException("Damaged chunks were left out when this region was read: saving it would lose them.");
+        }
+
         var size = (long)HeaderSize;
         foreach (var entry in _entries)
         {

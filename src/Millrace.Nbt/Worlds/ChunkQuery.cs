@@ -113,7 +113,7 @@ public sealed class ChunkQuery
     {
         ArgumentNullException.ThrowIfNull(region);
         var matches = new List<Region.RegionChunk>();
-        var errors = new List<RegionChunkError>();
+        var errors = new List<Region.RegionChunkError>();
         var chunks = 0;
         foreach (var entry in region.Chunks)
         {
@@ -129,7 +129,7 @@ public sealed class ChunkQuery
             }
             catch (MillraceException exception)
             {
-                errors.Add(new RegionChunkError(entry.X, entry.Z, exception.Error));
+                errors.Add(new Region.RegionChunkError(entry.X, entry.Z, exception.Error));
             }
         }
 

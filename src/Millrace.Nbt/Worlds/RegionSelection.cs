@@ -7,9 +7,3 @@ namespace Millrace.Nbt.Worlds;
 /// <param name="Chunks">How many chunks the region has.</param>
 /// <param name="Errors">The chunks that could not be read, which neither match nor stop the others.</param>
 public sealed record RegionSelection(IReadOnlyList<RegionChunk> Matches, int Chunks, IReadOnlyList<RegionChunkError> Errors);
-
-/// <summary>A chunk of a region that could not be read, by its position within the region.</summary>
-/// <param name="X">The chunk's x within the region, 0 to 31.</param>
-/// <param name="Z">The chunk's z within the region, 0 to 31.</param>
-/// <param name="Error">Why, located within the chunk.</param>
-public readonly record struct RegionChunkError(int X, int Z, Error Error);

@@ -178,4 +178,28 @@ public class RegionFileTests
         bytes[3] = 1;
         Assert.Throws<NbtFormatException>(() => RegionFile.Load(bytes));
     }
+
+    [Fact]
+    public void AChunkWhosePlaceIsDamaged_FailsTheWholeRegion_OrIsLeftOutAndListed_AndSuchARegionIsNotSaved()
+    {
+        var region = new RegionFile();
+        for (var x = 0; x < 3; x++)
+        {
+            region.WriteChunk(x, 0, new NbtDocument(string.Empty, new NbtCompound { { "x", new NbtInt(x) } }));
+        }
+
+        var bytes = region.ToArray();
+        // Chunk 1,0's length past its one sector: a file cut or overwritten there.
+        var offset = (int)(System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(bytes.AsSpan(4)) >> 8) * 4096;
+        System.Buffers.Binary.BinaryPrimitives.WriteInt32BigEndian(bytes.AsSpan(offset), 9_000);
+
+        Assert.Equal(NbtErrorCodes.Region, Assert.Throws<NbtFormatException>(() => RegionFile.Load(bytes)).Code);
+        var damaged = new List<RegionChunkError>();
+        var salvaged = RegionFile.Load(bytes, damaged: damaged);
+        Assert.Equal([(0, 0), (2, 0)], salvaged.Chunks.Select(c => (c.X, c.Z)));
+        var error = Assert.Single(damaged);
+        Assert.Equal((1, 0, NbtErrorCodes.Region, (long)offset), (error.X, error.Z, error.Error.Code, error.Error.ByteOffset!.Value));
+        Assert.Equal(2, ((NbtCompound)salvaged.ReadChunk(2, 0)!.Root).GetValue<int>("x"));
+        Assert.Throws<InvalidOperationException>(() => salvaged.ToArray());
+    }
 }
