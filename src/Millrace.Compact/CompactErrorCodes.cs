@@ -18,7 +18,8 @@ public static class CompactErrorCodes
     /// <summary>A field whose wire type differs from its type in the schema.</summary>
     public const string TypeChanged = "compact.type-changed";
 
-    /// <summary>A value outside its type's range (a bool of 2, a bad decimal).</summary>
+    /// <summary>A value outside its type's range: a bool of 2, a bad decimal, an integer past its member's or field's range
+    /// (an int32 field holding 2^40), a timestamp past the dates a reader holds, NaN or an infinity where JSON has none.</summary>
     public const string BadValue = "compact.bad-value";
 
     /// <summary>Nesting deeper than <see cref="CompactLimits.MaxDepth"/>.</summary>

@@ -566,5 +566,5 @@ public static class CompactJson
     private static long ReadInteger(ref CompactReader reader, CompactFieldType type) =>
         type.Encoding == IntegerEncoding.TwosComplement ? (long)reader.ReadVarint() : reader.ReadSigned();
 
-    private static CompactFormatException OutOfRange(CompactFieldType type, int offset) => new($"The value is out of range for {type}.", offset);
+    private static CompactFormatException OutOfRange(CompactFieldType type, int offset) => new(CompactErrorCodes.BadValue, $"The value is out of range for {type}.", offset);
 }

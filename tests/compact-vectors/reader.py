@@ -98,12 +98,12 @@ def read_value(cursor, type_name, field, types):
         value = raw - (1 << 64) if field.get("encoding") == "twos-complement" and raw >= 1 << 63 else raw
         value = value if field.get("encoding") == "twos-complement" else zigzag(raw)
         if type_name == "int32" and not -(1 << 31) <= value < 1 << 31:
-            raise Refused("compact.format", offset)
+            raise Refused("compact.bad-value", offset)
         return value
     if type_name in ("uint32", "uint64"):
         value = cursor.varint()
         if type_name == "uint32" and value >= 1 << 32:
-            raise Refused("compact.format", offset)
+            raise Refused("compact.bad-value", offset)
         return value
     if type_name == "float64":
         value = struct.unpack("<d", cursor.take(8))[0]

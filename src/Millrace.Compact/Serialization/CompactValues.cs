@@ -282,7 +282,7 @@ public static class CompactValues
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowOutOfRange<T>(T value, int offset) =>
-        throw new CompactFormatException(string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
+        throw new CompactFormatException(CompactErrorCodes.BadValue, string.Create(CultureInfo.InvariantCulture, $"{value} is out of the member's range."), offset);
 
     /// <summary>Records that a record's field was read, refusing one read before; used by generated code.</summary>
     /// <param name="seen">The bits of the fields read so far, 64 fields a word.</param>
