@@ -1,5 +1,7 @@
 using System.CommandLine;
+#if MILLRACE_CLUSTER
 using System.Globalization;
+#endif
 
 namespace Millrace.Cli.Cluster;
 
@@ -49,7 +51,7 @@ internal sealed class ClusterJobArguments(string prefix)
     /// <summary>Refuses <c>--cluster</c> in a build without cluster support.</summary>
     public async Task<(bool Valid, object? Submission)> ReadAsync(ParseResult parsed, CliConsole console, int retries = 0, int? ratePerSecond = null)
     {
-        _ = (retries, ratePerSecond);
+        _ = (prefix, retries, ratePerSecond);
         if (parsed.GetValue(Cluster) is null)
         {
             return (true, null);
