@@ -14,9 +14,13 @@ namespace Millrace.Compact.Wire;
 /// </remarks>
 public ref struct CompactWriter
 {
-    // UTF-16 to UTF-8 is at most 3 bytes per char (a surrogate pair is 2 chars for 4 bytes; a lone surrogate
-    // becomes U+FFFD, 3 bytes), so 42 chars are at most 126 bytes: a one-byte varint length.
+    // UTF-16 to UTF-8 is at most 3 bytes per char (a surrogate pair is 2 chars for 4 bytes), so 42 chars are at most
+    // 126 bytes: a one-byte varint length.
     private const int MaxUtf8BytesPerChar = 3;
+
+    // A lone surrogate has no UTF-8: refused (ArgumentException), where the default encoder would write U+FFFD and a
+    // reader would get another string than the one written.
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
     private const int MaxCharsWithOneByteLength = 127 / MaxUtf8BytesPerChar;
 
     private BufferWriterCursor _cursor;
@@ -99,11 +103,13 @@ public ref struct CompactWriter
 
     /// <summary>Writes a string as a varint byte length and its UTF-8 bytes.</summary>
     /// <param name="text">The string.</param>
+    /// <exception cref="ArgumentException">The string holds a lone surrogate, which UTF-8 cannot carry.</exception>
     public void WriteString(string text) => WriteString(text, hasKey: false, key: 0);
 
     /// <summary>Writes a field key and a string (varint byte length, UTF-8 bytes).</summary>
     /// <param name="index">The field index, at least 1.</param>
     /// <param name="text">The string.</param>
+    /// <exception cref="ArgumentException">The string holds a lone surrogate, which UTF-8 cannot carry.</exception>
     public void WriteStringField(int index, string text) => WriteString(text, hasKey: true, Key(index, WireType.LengthDelimited));
 
     /// <summary>A field key: the index, then the wire type in the low two bits.</summary>
@@ -119,9 +125,9 @@ public ref struct CompactWriter
                 WriteVarint(key);
             }
 
-            var length = Encoding.UTF8.GetByteCount(text);
+            var length = StrictUtf8.GetByteCount(text);
             WriteVarint((ulong)length);
-            _cursor.Advance(Encoding.UTF8.GetBytes(text, _cursor.GetSpan(length)));
+            _cursor.Advance(StrictUtf8.GetBytes(text, _cursor.GetSpan(length)));
             return;
         }
 
@@ -135,7 +141,7 @@ public ref struct CompactWriter
         // over at the first other char, whose bytes follow the ASCII run's one byte a char.
         if (Ascii.FromUtf16(text, destination, out var byteCount) != OperationStatus.Done)
         {
-            byteCount += Encoding.UTF8.GetBytes(text.AsSpan(byteCount), destination[byteCount..]);
+            byteCount += StrictUtf8.GetBytes(text.AsSpan(byteCount), destination[byteCount..]);
         }
 
         span[keyLength] = (byte)byteCount;

@@ -27,6 +27,21 @@ public class CompactWriterTests
         return data;
     }
 
+    // A lone surrogate has no UTF-8: written as U+FFFD it would read back as another string. Short and long strings (the
+    // two paths), alone, after ASCII and after other text. (Built here: a test case's data would carry U+FFFD instead.)
+    [Fact]
+    public void WriteString_RefusesALoneSurrogate()
+    {
+        foreach (var text in new[] { "\ud800", "abc\udc00", "é\ud800x", "\ud83d" })
+        {
+            foreach (var padded in new[] { text, new string('a', 100) + text, text + new string('é', 100) })
+            {
+                Assert.ThrowsAny<ArgumentException>(() => Write((ref CompactWriter w) => w.WriteString(padded)));
+                Assert.ThrowsAny<ArgumentException>(() => Write((ref CompactWriter w) => w.WriteStringField(3, padded)));
+            }
+        }
+    }
+
     [Theory]
     [MemberData(nameof(Strings))]
     public void WriteString_WritesTheVarintByteLengthThenUtf8(string text)
