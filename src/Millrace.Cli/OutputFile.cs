@@ -114,6 +114,13 @@ internal static partial class OutputFile
         }
     }
 
+    /// <summary>The file a path names once its links are followed (the path itself when it is not a link): what a write
+    /// through the path replaces.</summary>
+    public static string FinalTarget(string path) =>
+        File.Exists(path) && new FileInfo(path).LinkTarget is not null && File.ResolveLinkTarget(path, returnFinalTarget: true) is { } linked
+            ? linked.FullName
+            : path;
+
     private static string Resolve(string path)
     {
         var full = Path.GetFullPath(path);
@@ -123,10 +130,7 @@ internal static partial class OutputFile
         }
 
         // A link is written through: its target is replaced, the link stays.
-        if (File.Exists(full) && new FileInfo(full).LinkTarget is not null && File.ResolveLinkTarget(full, returnFinalTarget: true) is { } linked)
-        {
-            full = linked.FullName;
-        }
+        full = FinalTarget(full);
 
         if (!Directory.Exists(Path.GetDirectoryName(full)))
         {

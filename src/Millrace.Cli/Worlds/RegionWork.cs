@@ -19,9 +19,20 @@ internal static class RegionWork
     /// <summary>One region's counts; a chunk that cannot be read is listed, and the others counted.</summary>
     public static RegionCounts Count(string regionPath, CancellationToken cancellationToken)
     {
+        var statistics = new WorldStatistics();
+        var failures = ForEachChunk(regionPath, (chunk, _) => statistics.Add(chunk), cancellationToken);
+        return new RegionCounts(statistics.Chunks, statistics.Sections, new(statistics.Blocks, StringComparer.Ordinal), new(statistics.Biomes, StringComparer.Ordinal), failures);
+    }
+
+    /// <summary>
+    /// Gives every chunk of a region to <paramref name="visit"/>, with its header entry, and returns the chunks that could
+    /// not be read (their place in the file damaged, their data malformed, or <paramref name="visit"/> refusing them):
+    /// each is listed by its coordinates and the others go on.
+    /// </summary>
+    public static List<ChunkFailure> ForEachChunk(string regionPath, Action<Chunk, RegionChunk> visit, CancellationToken cancellationToken)
+    {
         var damaged = new List<RegionChunkError>();
         var region = OpenRegion(regionPath, damaged);
-        var statistics = new WorldStatistics();
         var failures = damaged.Select(ChunkFailure.From).ToList();
         foreach (var entry in region.Chunks)
         {
@@ -30,7 +41,7 @@ internal static class RegionWork
             {
                 if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root)
                 {
-                    statistics.Add(Chunk.Read(root));
+                    visit(Chunk.Read(root), entry);
                 }
             }
             catch (MillraceException exception)
@@ -39,7 +50,7 @@ internal static class RegionWork
             }
         }
 
-        return new RegionCounts(statistics.Chunks, statistics.Sections, new(statistics.Blocks, StringComparer.Ordinal), new(statistics.Biomes, StringComparer.Ordinal), failures);
+        return failures;
     }
 
     /// <summary>The chunks of a region a query selects.</summary>
@@ -68,7 +79,8 @@ internal static class RegionWork
     public static async ValueTask<RegionChunks> PruneAsync(string regionPath, ChunkQuery query, bool apply, CliConsole console, CancellationToken cancellationToken)
     {
         var (x, z) = PositionOf(regionPath, query);
-        regionPath = Resolved(regionPath);
+        // A link's target is the file read, measured, written and (emptied) deleted, as the atomic writer writes through it.
+        regionPath = OutputFile.FinalTarget(regionPath);
         var opened = OpenRegion(regionPath);
         var selection = query.Select(opened, x, z);
         var positions = selection.Matches.Select(c => (c.X, c.Z)).ToList();
@@ -81,7 +93,7 @@ internal static class RegionWork
             {
                 foreach (var companion in CompanionFolders.Select(name => Path.Combine(Path.GetDirectoryName(folder)!, name, Path.GetFileName(regionPath))).Where(File.Exists))
                 {
-                    var resolved = Resolved(companion);
+                    var resolved = OutputFile.FinalTarget(companion);
                     try
                     {
                         files.Add((resolved, OpenRegion(resolved)));
@@ -104,10 +116,6 @@ internal static class RegionWork
         return RegionChunks.From(x, z, selection, freed);
     }
 
-    // A link's final target: the file read, measured, written and (emptied) deleted, as the one atomic writer writes
-    // through links; the link stays.
-    private static string Resolved(string path) =>
-        File.Exists(path) && new FileInfo(path).LinkTarget is not null && File.ResolveLinkTarget(path, returnFinalTarget: true) is { } target ? target.FullName : path;
 
     /// <summary>
     /// Opens a region file, refusing a special file. With <paramref name="damaged"/>, for verbs that only read, a chunk

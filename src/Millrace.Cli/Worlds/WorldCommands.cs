@@ -492,26 +492,18 @@ internal static class WorldCommands
 
     private static FoundBlocks FindIn(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
     {
-        var damaged = new List<RegionChunkError>();
-        var region = RegionWork.OpenRegion(regionPath, damaged);
-        var found = new FoundBlocks([], [.. damaged.Select(ChunkFailure.From)]);
-        foreach (var entry in region.Chunks)
-        {
-            cancellationToken.ThrowIfCancellationRequested();
-            try
+        var blocks = new List<FoundBlock>();
+        var failures = RegionWork.ForEachChunk(
+            regionPath,
+            (chunk, entry) =>
             {
-                if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root && Chunk.Read(root) is var chunk && (query is null || query.Matches(chunk, entry.Timestamp)))
+                if (query is null || query.Matches(chunk, entry.Timestamp))
                 {
-                    found.Blocks.AddRange(chunk.FindBlocks(name));
+                    blocks.AddRange(chunk.FindBlocks(name));
                 }
-            }
-            catch (MillraceException exception)
-            {
-                found.ChunkErrors.Add(ChunkFailure.From(new RegionChunkError(entry.X, entry.Z, exception.Error)));
-            }
-        }
-
-        return found;
+            },
+            cancellationToken);
+        return new FoundBlocks(blocks, failures);
     }
 
     private static (NbtDocument Document, string RegionPath, RegionFile Region, Chunk Chunk)? ChunkAt(string path, string dimensionName, int x, int z, CliConsole console)
