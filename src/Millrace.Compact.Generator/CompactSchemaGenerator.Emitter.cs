@@ -78,7 +78,7 @@ public sealed partial class CompactSchemaGenerator
                         }
                     }
 
-            {{Indent(Paragraphs(model.Fields.Select(RequiredCheck)), 8)}}
+            {{Indent(Paragraphs(model.Fields.Select((field, i) => AbsentCheck(field, i, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead))), 8)}}
 
             {{construction}}
                 }
@@ -147,12 +147,45 @@ public sealed partial class CompactSchemaGenerator
         return field.Collection == CollectionKind.Map ? minimum + 1 : minimum;
     }
 
-    private static string RequiredCheck(FieldModel field, int i) => !field.IsRequired ? string.Empty : $$"""
-        if (!__has{{i}})
+    // After the read: a field that omits its default and was absent holds that default (not the member's initializer); a
+    // required field that does not was missing.
+    private static string AbsentCheck(FieldModel field, int i, string target, bool setsAsRead)
+    {
+        var absent = $"(__seen{i / 64} & (1UL << {i % 64})) == 0";
+        if (field.OmitDefault && DefaultValue(field) is { } value)
         {
-            throw new {{FormatException}}("The required field '{{field.Name}}' (index {{field.Index}}) is missing.", reader.Offset);
+            return $$"""
+                if ({{absent}})
+                {
+                    {{target}} = {{value}};{{(setsAsRead ? string.Empty : $" __has{i} = true;")}}
+                }
+                """;
         }
-        """;
+
+        return !field.IsRequired ? string.Empty : $$"""
+            if ({{absent}})
+            {
+                throw {{Values}}.MissingField("{{field.Name}}", {{field.Index}}, reader.Offset);
+            }
+            """;
+    }
+
+    // The value whose encoding is all zeros or empty, as a C# expression; none for a record, which has no default.
+    private static string? DefaultValue(FieldModel field) => field.Collection switch
+    {
+        CollectionKind.Array => $"global::System.Array.Empty<{field.Value.TypeName}>()",
+        CollectionKind.List => $"new global::System.Collections.Generic.List<{field.Value.TypeName}>()",
+        CollectionKind.Map => $"new global::System.Collections.Generic.Dictionary<string, {field.Value.TypeName}>()",
+        _ => field.Value.Kind switch
+        {
+            ValueKind.Record => null,
+            ValueKind.String => "\"\"",
+            ValueKind.Bytes => "global::System.Array.Empty<byte>()",
+            ValueKind.DateTime => "global::System.DateTime.UnixEpoch",
+            ValueKind.DateTimeOffset => "global::System.DateTimeOffset.UnixEpoch",
+            _ => "default",
+        },
+    };
 
     private static string EmitUnion(CompactTypeModel model)
     {
@@ -187,7 +220,7 @@ public sealed partial class CompactSchemaGenerator
                     var __offset = reader.Offset;
                     if (!reader.TryReadKey(out var __tag, out var __wire))
                     {
-                        throw new {{FormatException}}("A {{model.Name}} value holds no case.", __offset);
+                        throw {{Values}}.UnionCaseCount("{{model.Name}}", none: true, __offset);
                     }
 
                     {{Values}}.ExpectWireType(__wire, {{Wire}}.LengthDelimited, __tag, __offset);
@@ -205,7 +238,7 @@ public sealed partial class CompactSchemaGenerator
 
                     if (!reader.End)
                     {
-                        throw new {{FormatException}}("A {{model.Name}} value holds more than one case.", reader.Offset);
+                        throw {{Values}}.UnionCaseCount("{{model.Name}}", none: false, reader.Offset);
                     }
 
                     return __result;
@@ -219,8 +252,8 @@ public sealed partial class CompactSchemaGenerator
             {
                 var size = {{Sizes}}.OfVarint((ulong)value.{{(field.Collection == CollectionKind.Array ? "Length" : "Count")}});
                 {{(field.Collection == CollectionKind.Map
-                    ? $"foreach (var __pair in value)\n        {{\n            size += {Sizes}.OfString(__pair.Key) + {ValueSize(field.Value, "__pair.Value")};\n        }}"
-                    : $"foreach (var __element in value)\n        {{\n            size += {ValueSize(field.Value, "__element")};\n        }}")}}
+                    ? $"foreach (var __pair in value)\n        {{\n            size += {Sizes}.OfString(__pair.Key) + {ValueSize(field.Value, Element(field, "__pair.Value"))};\n        }}"
+                    : $"foreach (var __element in value)\n        {{\n            size += {ValueSize(field.Value, Element(field, "__element"))};\n        }}")}}
 
                 return size;
             }
@@ -242,13 +275,13 @@ public sealed partial class CompactSchemaGenerator
               foreach (var __pair in {{access}})
               {
                   writer.WriteString(__pair.Key);
-                  {{ValueWrite(field.Value, "__pair.Value")}}
+                  {{ValueWrite(field.Value, Element(field, "__pair.Value"))}}
               }
               """
             : $$"""
               foreach (var __element in {{access}})
               {
-                  {{ValueWrite(field.Value, "__element")}}
+                  {{ValueWrite(field.Value, Element(field, "__element"))}}
               }
               """;
         return $$"""
@@ -259,6 +292,11 @@ public sealed partial class CompactSchemaGenerator
             writer.EndLengthDelimited(__length_{{field.Name}});
             """;
     }
+
+    // A list's element or a map's value as written: one of a reference type is checked for null, which the format cannot hold.
+    private static string Element(FieldModel field, string element) => field.Value.Kind is ValueKind.String or ValueKind.Bytes or ValueKind.Record && !field.Value.IsValueType
+        ? $"({element} ?? throw {Values}.NullElement(\"{field.Name}\"))"
+        : element;
 
     /// <summary>The value expression a present field is read through: <c>this.X</c>, or <c>this.X.GetValueOrDefault()</c> for a
     /// nullable value type (used only once it is known present; in a long generated method it inlines where <c>Value</c>,
@@ -290,6 +328,12 @@ public sealed partial class CompactSchemaGenerator
                 {
                     ValueKind.String or ValueKind.Bytes or ValueKind.Memory => value + ".Length > 0",
                     ValueKind.Record => "true",
+
+                    // The default is the value whose encoding is all zeros: +0.0 but not -0.0, 0m but not 0.00m or -0m, the epoch.
+                    ValueKind.Float32 => $"global::System.BitConverter.SingleToUInt32Bits({value}) != 0",
+                    ValueKind.Float64 => $"global::System.BitConverter.DoubleToUInt64Bits({value}) != 0",
+                    ValueKind.Decimal => $"({value} != 0m || {value}.Scale != 0 || decimal.IsNegative({value}))",
+                    ValueKind.DateTime or ValueKind.DateTimeOffset => $"{Values}.Ticks({value}) != 0",
                     _ => $"!global::System.Collections.Generic.EqualityComparer<{field.Value.TypeName}>.Default.Equals({value}, default!)",
                 },
             });

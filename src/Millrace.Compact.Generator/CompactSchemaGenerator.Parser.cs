@@ -32,7 +32,7 @@ public sealed partial class CompactSchemaGenerator
             }
             else if (caseType is not null)
             {
-                cases.Add(new UnionCase(tag, caseType.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat)));
+                cases.Add(new UnionCase(tag, caseType.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), caseType.Name, SchemaId(caseType)));
             }
         }
 
@@ -92,6 +92,13 @@ public sealed partial class CompactSchemaGenerator
                 continue;
             }
 
+            // Absent, a field that omits its default reads as that default: a member that can also be null would read null back as it.
+            if (omitDefault && (model.IsNullableValue || property.Type.NullableAnnotation == NullableAnnotation.Annotated))
+            {
+                diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.OmitDefaultNullable, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
+                continue;
+            }
+
             // IntegerEncoding.TwosComplement (1) swaps the signed values' zigzag for a plain varint of their two's complement;
             // ZigZag (0) is the default, and any other value is no encoding at all.
             if (field.NamedArguments.FirstOrDefault(a => a.Key == "Encoding").Value.Value is int encoding && encoding != 0)
@@ -115,7 +122,7 @@ public sealed partial class CompactSchemaGenerator
 
         var typeId = schema.ConstructorArguments.FirstOrDefault().Value is int id ? id : 0;
         return new GeneratorParseResult<CompactTypeModel>(
-            new CompactTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), typeId, fields.OrderBy(f => f.Index).ToEquatableArray(), cases.ToEquatableArray(), unknownFields, unknownFieldsInitOnly),
+            new CompactTypeModel(TargetTypeChecks.Namespace(type), type.Name, type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat), TargetTypeChecks.Keyword(type), typeId, fields.OrderBy(f => f.Index).ToEquatableArray(), cases.ToEquatableArray(), unknownFields, unknownFieldsInitOnly, reserved.OrderBy(i => i).ToEquatableArray(), DiagnosticInfo.Create(DiagnosticDescriptors.BreaksCommittedSchema, location)),
             EquatableArray<DiagnosticInfo>.Empty);
     }
 
@@ -159,7 +166,7 @@ public sealed partial class CompactSchemaGenerator
         if (type is INamedTypeSymbol { TypeKind: TypeKind.Enum, EnumUnderlyingType: { } underlying })
         {
             var storage = Classify(underlying);
-            return storage is { Kind: ValueKind.Signed or ValueKind.Unsigned } ? new ValueShape(storage.Kind, name, storage.TypeName) : null;
+            return storage is { Kind: ValueKind.Signed or ValueKind.Unsigned } ? storage with { TypeName = name } : null;
         }
 
         var kind = type.SpecialType switch
@@ -188,8 +195,28 @@ public sealed partial class CompactSchemaGenerator
             },
         };
 
-        return kind is { } found ? new ValueShape(found, name, name) : null;
+        return kind is { } found ? new ValueShape(found, name, name, SchemaType(found, type), type.IsValueType, found == ValueKind.Record ? SchemaId(type) : -1) : null;
     }
+
+    // The value's type in a schema file: sbyte to int are int32 there (a narrower range on the same wire), byte to uint uint32.
+    private static string SchemaType(ValueKind kind, ITypeSymbol type) => kind switch
+    {
+        ValueKind.Bool => "bool",
+        ValueKind.Signed => type.SpecialType == SpecialType.System_Int64 ? "int64" : "int32",
+        ValueKind.Unsigned => type.SpecialType == SpecialType.System_UInt64 ? "uint64" : "uint32",
+        ValueKind.Float32 => "float32",
+        ValueKind.Float64 => "float64",
+        ValueKind.Decimal => "decimal",
+        ValueKind.String => "string",
+        ValueKind.Bytes or ValueKind.Memory => "bytes",
+        ValueKind.Guid => "guid",
+        ValueKind.DateTime or ValueKind.DateTimeOffset => "timestamp",
+        ValueKind.TimeSpan => "duration",
+        _ => type.Name,
+    };
+
+    private static int SchemaId(ITypeSymbol type) =>
+        type.GetAttributes().FirstOrDefault(a => IsOurs(a, "CompactSchemaAttribute"))?.ConstructorArguments.FirstOrDefault().Value is int id ? id : -1;
 
     private static bool IsOurs(AttributeData attribute, string name) =>
         attribute.AttributeClass?.Name == name && attribute.AttributeClass.ContainingNamespace.ToDisplayString() == Namespace;

@@ -70,4 +70,28 @@ internal static class DiagnosticDescriptors
         Category,
         DiagnosticSeverity.Error,
         isEnabledByDefault: true);
+
+    public static readonly DiagnosticDescriptor OmitDefaultNullable = new(
+        "MRCMP009",
+        "OmitDefault applies to members that cannot be null",
+        "'{0}.{1}' has type '{2}' and OmitDefault: absent, the field reads as its default, so null could not be read back",
+        Category,
+        DiagnosticSeverity.Error,
+        isEnabledByDefault: true);
+
+    public static readonly DiagnosticDescriptor BreaksCommittedSchema = new(
+        "MRCMP010",
+        "A [CompactSchema] type breaks its committed schema file",
+        "'{0}' breaks the schema committed in {1}: {2}: {3}",
+        Category,
+        DiagnosticSeverity.Error,
+        isEnabledByDefault: true);
+
+    public static readonly DiagnosticDescriptor BadCommittedSchema = new(
+        "MRCMP011",
+        "A committed schema file cannot be read",
+        "The committed schema file {0} cannot be read: {1}",
+        Category,
+        DiagnosticSeverity.Error,
+        isEnabledByDefault: true);
 }

@@ -43,6 +43,9 @@ public static class CompactErrorCodes
     /// </summary>
     public const string Repeated = "compact.repeated";
 
+    /// <summary>A record without a field its schema requires (one that does not omit its default).</summary>
+    public const string MissingField = "compact.missing-field";
+
     /// <summary>JSON that does not fit the schema when encoding.</summary>
     public const string Schema = "compact.schema";
 

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Runtime.InteropServices;
 using System.Text.Json;
@@ -129,14 +130,32 @@ public static class CompactJson
             CompactThrow.Schema($"A {type.Name} must be a JSON object, not {json.ValueKind}.");
         }
 
+        if (type.IsUnion)
+        {
+            EncodeUnion(ref writer, type, json);
+            return;
+        }
+
         // Members are checked in the JSON's order (an error names the member it meets first) and written in the order
         // of their indices, which the format asks of writers: one value, one encoding, whatever order the JSON has.
         var seen = new bool[type.Fields.Count];
         var values = new JsonElement[type.Fields.Count];
         HashSet<string>? unknown = null;
+        JsonElement kept = default;
         foreach (var property in json.EnumerateObject())
         {
             var name = NameOf(property);
+            if (type.RetainsUnknownFields && name == UnknownMember)
+            {
+                if (kept.ValueKind != JsonValueKind.Undefined)
+                {
+                    throw Repeated(name);
+                }
+
+                kept = property.Value;
+                continue;
+            }
+
             if (!type.TryGetField(name, out var field))
             {
                 // An unknown name twice is refused as a known one is, so an error always means the member it finds first.
@@ -168,21 +187,132 @@ public static class CompactJson
 
         for (var position = 0; position < values.Length; position++)
         {
-            if (values[position].ValueKind is JsonValueKind.Undefined or JsonValueKind.Null)
-            {
-                continue;
-            }
-
             var field = type.Fields[position];
-            writer.WriteKey(field.Index, field.Type.WireType);
             try
             {
+                if (values[position].ValueKind is JsonValueKind.Undefined or JsonValueKind.Null)
+                {
+                    if (field.IsRequired && !field.OmitDefault)
+                    {
+                        throw new CompactFormatException(CompactErrorCodes.MissingField, $"The required field '{field.Name}' (index {field.Index}) is missing.", 0);
+                    }
+
+                    continue;
+                }
+
+                if (field.OmitDefault && !IsRecord(field.Type))
+                {
+                    // The value is encoded aside first: it is left out when its encoding is the default's.
+                    using var value = new PooledBufferWriter();
+                    var aside = new CompactWriter(value);
+                    EncodeValue(ref aside, field.Type, values[position]);
+                    aside.Flush();
+                    if (!IsDefaultEncoding(field.Type, value.WrittenSpan))
+                    {
+                        writer.WriteKey(field.Index, field.Type.WireType);
+                        writer.WriteRaw(value.WrittenSpan);
+                    }
+
+                    continue;
+                }
+
+                writer.WriteKey(field.Index, field.Type.WireType);
                 EncodeValue(ref writer, field.Type, values[position]);
             }
             catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(field.Name))
             {
                 throw;
             }
+        }
+
+        if (kept.ValueKind != JsonValueKind.Undefined)
+        {
+            try
+            {
+                writer.WriteRaw(KeptFields(type, kept));
+            }
+            catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(UnknownMember))
+            {
+                throw;
+            }
+        }
+    }
+
+    /// <summary>The JSON member that holds a record's kept unknown fields, base64, when its type retains them.</summary>
+    private const string UnknownMember = "$unknown";
+
+    // A record's kept unknown fields as given in JSON: whole fields, none of them one the type knows, so writing them back
+    // after the record's own fields makes a record its readers accept.
+    private static byte[] KeptFields(CompactType type, JsonElement kept)
+    {
+        if (kept.ValueKind != JsonValueKind.String || !kept.TryGetBytesFromBase64(out var bytes))
+        {
+            throw new CompactFormatException(CompactErrorCodes.Schema, $"The kept unknown fields of a {type.Name} must be a base64 string.", 0);
+        }
+
+        var reader = new CompactReader(bytes);
+        while (reader.TryReadKey(out var index, out var wireType))
+        {
+            if (type.TryGetField(index, out var known))
+            {
+                throw new CompactFormatException(CompactErrorCodes.Schema, $"The kept unknown fields of a {type.Name} hold field {index}, which is its field '{known.Name}'.", 0);
+            }
+
+            reader.Skip(wireType);
+        }
+
+        return bytes;
+    }
+
+    // A value is its type's default when its encoding is all zeros or empty (docs/compact-format.md, Defaults): varint 0,
+    // fixed bits all 0 (+0.0 only), no bytes of text, 16 zero bytes of a decimal or guid, no elements.
+    private static bool IsDefaultEncoding(CompactFieldType type, ReadOnlySpan<byte> value) => type.Kind switch
+    {
+        CompactFieldKind.Decimal or CompactFieldKind.Guid => value.Length == 17 && !value[1..].ContainsAnyExcept((byte)0),
+        CompactFieldKind.List or CompactFieldKind.Map => value.SequenceEqual(EmptyCollection),
+        _ => !value.ContainsAnyExcept((byte)0),
+    };
+
+    private static ReadOnlySpan<byte> EmptyCollection => [1, 0];
+
+    // The encoding of a type's default, which a reader reads for an absent field that omits its default.
+    private static ReadOnlySpan<byte> DefaultEncoding(CompactFieldType type) => type.Kind switch
+    {
+        CompactFieldKind.Decimal or CompactFieldKind.Guid => [16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        CompactFieldKind.List or CompactFieldKind.Map => EmptyCollection,
+        CompactFieldKind.Float32 => [0, 0, 0, 0],
+        CompactFieldKind.Float64 => [0, 0, 0, 0, 0, 0, 0, 0],
+        _ => [0],
+    };
+
+    private static bool IsRecord(CompactFieldType type) => type.Kind == CompactFieldKind.Record;
+
+    private static void EncodeUnion(ref CompactWriter writer, CompactType union, JsonElement json)
+    {
+        using var members = json.EnumerateObject();
+        if (!members.MoveNext() || members.Current.Value.ValueKind == JsonValueKind.Null || members.MoveNext())
+        {
+            CompactThrow.Schema($"A {union.Name} is a JSON object with exactly one member, its case: {{\"{union.Cases[0].TypeName}\": {{...}}}}.");
+        }
+
+        var property = json.EnumerateObject().First();
+        var name = NameOf(property);
+        var unionCase = union.Cases.FirstOrDefault(c => c.TypeName == name);
+        if (unionCase is null)
+        {
+            var noSuchCase = new CompactFormatException(CompactErrorCodes.Schema, $"{union.Name} has no case named '{name}'; its cases are {string.Join(", ", union.Cases.Select(c => c.TypeName))}.", 0);
+            noSuchCase.PrependPath(name);
+            throw noSuchCase;
+        }
+
+        writer.WriteKey(unionCase.Tag, WireType.LengthDelimited);
+        try
+        {
+            EncodeRecordDelimited(ref writer, unionCase.Type!, property.Value);
+        }
+        catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(name))
+        {
+            throw;
         }
     }
 
@@ -373,13 +503,15 @@ public static class CompactJson
 
     private static void DecodeRecord(ref CompactReader reader, CompactType type, Utf8JsonWriter output, CompactLimits limits, int depth)
     {
-        if (depth > limits.MaxDepth)
+        if (type.IsUnion)
         {
-            CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
+            DecodeUnion(ref reader, type, output, limits, depth);
+            return;
         }
 
         output.WriteStartObject();
         var seen = new bool[type.Fields.Count];
+        using var kept = type.RetainsUnknownFields ? new PooledBufferWriter() : null;
         while (true)
         {
             var keyOffset = reader.Offset;
@@ -390,8 +522,9 @@ public static class CompactJson
 
             if (!type.TryGetField(index, out var field))
             {
-                // Unknown fields come from newer writers: skip them, so old readers keep working.
+                // Unknown fields come from newer writers: skip them, so old readers keep working (and keep them, if the type does).
                 reader.Skip(wireType);
+                kept?.Write(reader.Since(keyOffset));
                 continue;
             }
 
@@ -416,7 +549,71 @@ public static class CompactJson
             }
         }
 
+        for (var position = 0; position < seen.Length; position++)
+        {
+            var field = type.Fields[position];
+            if (seen[position])
+            {
+                continue;
+            }
+
+            if (field.OmitDefault && !IsRecord(field.Type))
+            {
+                // Absent, a field that omits its default holds it: the value its all-zero encoding reads as.
+                var absent = new CompactReader(DefaultEncoding(field.Type));
+                output.WritePropertyName(field.Name);
+                DecodeValue(ref absent, field.Type, output, limits, depth);
+            }
+            else if (field.IsRequired)
+            {
+                throw CompactValues.MissingField(field.Name, field.Index, reader.Offset);
+            }
+        }
+
+        if (kept is { WrittenCount: > 0 })
+        {
+            output.WriteBase64String(UnknownMember, kept.WrittenSpan);
+        }
+
         output.WriteEndObject();
+    }
+
+    private static void DecodeUnion(ref CompactReader reader, CompactType union, Utf8JsonWriter output, CompactLimits limits, int depth)
+    {
+        var offset = reader.Offset;
+        if (!reader.TryReadKey(out var tag, out var wireType))
+        {
+            throw CompactValues.UnionCaseCount(union.Name, none: true, offset);
+        }
+
+        var unionCase = union.Cases.FirstOrDefault(c => c.Tag == tag) ?? throw CompactValues.UnknownUnionCase(tag, union.Name, offset);
+        if (wireType != WireType.LengthDelimited)
+        {
+            CompactThrow.TypeChanged(tag, "a union case (LengthDelimited)", wireType, offset);
+        }
+
+        if (depth >= limits.MaxDepth)
+        {
+            CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
+        }
+
+        output.WriteStartObject();
+        output.WritePropertyName(unionCase.TypeName);
+        var nested = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+        try
+        {
+            DecodeRecord(ref nested, unionCase.Type!, output, limits, depth + 1);
+        }
+        catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(unionCase.TypeName))
+        {
+            throw;
+        }
+
+        output.WriteEndObject();
+        if (!reader.End)
+        {
+            throw CompactValues.UnionCaseCount(union.Name, none: false, reader.Offset);
+        }
     }
 
     private static void DecodeValue(ref CompactReader reader, CompactFieldType type, Utf8JsonWriter output, CompactLimits limits, int depth)

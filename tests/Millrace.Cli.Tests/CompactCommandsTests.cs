@@ -52,6 +52,55 @@ public sealed class CompactCommandsTests : IDisposable
     }
 
     [Fact]
+    public async Task Schema_WritesTheSchemaFileOfAnAssemblysTypes_ThatEncodeAndCheckRead()
+    {
+        var assembly = typeof(Order).Assembly.Location;
+        var schema = Path.Combine(_temp.FullName, "orders.compact.json");
+        var run = await CliRun.Invoke("compact", "schema", assembly, "--type", "Order", "-o", schema);
+        Assert.True(run.ExitCode == ExitCodes.Success, run.Error);
+        Assert.Equal(
+            """
+            {
+              "types": [
+                {
+                  "name": "Order",
+                  "id": 900,
+                  "fields": [
+                    { "name": "Id", "index": 1, "type": "int64", "encoding": "twos-complement" },
+                    { "name": "Lines", "index": 2, "type": "list<OrderLine>" },
+                    { "name": "Note", "index": 3, "type": "string", "omitDefault": true }
+                  ],
+                  "reserved": [4]
+                },
+                {
+                  "name": "OrderLine",
+                  "id": 901,
+                  "fields": [
+                    { "name": "Sku", "index": 1, "type": "string", "required": true },
+                    { "name": "Quantity", "index": 2, "type": "uint32" }
+                  ],
+                  "unknownFields": "retain"
+                }
+              ]
+            }
+
+            """.ReplaceLineEndings("\n"),
+            await File.ReadAllTextAsync(schema));
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("compact", "check", schema, schema)).ExitCode);
+
+        var json = Path.Combine(_temp.FullName, "order.json");
+        await File.WriteAllTextAsync(json, """{"Id":1,"Lines":[{"Sku":"a","Quantity":2}]}""");
+        Assert.Equal(ExitCodes.Success, (await CliRun.Invoke("compact", "encode", "--schema", schema, "--type", "Order", json, Path.Combine(_temp.FullName, "order.bin"))).ExitCode);
+
+        var unknown = await CliRun.Invoke("compact", "schema", assembly, "--type", "Nope");
+        Assert.Equal(ExitCodes.BadInput, unknown.ExitCode);
+        Assert.Contains("compact.schema: The assembly has no [CompactSchema] type named 'Nope'.", Assert.Single(unknown.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        var notAnAssembly = await CliRun.Invoke("compact", "schema", json);
+        Assert.Equal(ExitCodes.BadInput, notAnAssembly.ExitCode);
+        Assert.Contains("compact.schema: The file is not a .NET assembly.", notAnAssembly.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Inspect_DumpsFieldsWithoutASchema()
     {
         var frame = Path.Combine(_temp.FullName, "users.bin");
@@ -192,4 +241,25 @@ public sealed class CompactCommandsTests : IDisposable
             Assert.Single(run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         }
     }
+}
+
+[Millrace.Compact.Serialization.CompactSchema(900)]
+[Millrace.Compact.Serialization.ReservedFields(4)]
+public sealed partial class Order
+{
+    [Millrace.Compact.Serialization.Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public long Id { get; set; }
+
+    [Millrace.Compact.Serialization.Field(2)] public List<OrderLine> Lines { get; set; } = [];
+
+    [Millrace.Compact.Serialization.Field(3, OmitDefault = true)] public string Note { get; set; } = "";
+}
+
+[Millrace.Compact.Serialization.CompactSchema(901)]
+public sealed partial class OrderLine
+{
+    [Millrace.Compact.Serialization.Field(1)] public required string Sku { get; set; }
+
+    [Millrace.Compact.Serialization.Field(2)] public uint Quantity { get; set; }
+
+    [Millrace.Compact.Serialization.UnknownFields] public Millrace.Compact.Serialization.CompactUnknownFields? Unknown { get; set; }
 }

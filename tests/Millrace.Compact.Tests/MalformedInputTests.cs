@@ -56,7 +56,15 @@ public class MalformedInputTests
         // tags (key 1F) declares 1 byte of payload holding a count of 2^31.
         byte[] bytes = [1, 0, 1, 0x1F, 0x05, 0x80, 0x80, 0x80, 0x80, 0x08];
         var error = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, bytes));
-        Assert.Contains("exceeds the limit", error.Message, StringComparison.Ordinal);
+
+        // The bytes that remain are checked before the limit (as for a string's length): 2^31 elements need more than 0 bytes.
+        Assert.Equal(CompactErrorCodes.BadLength, error.Code);
+        Assert.Contains("needs more bytes", error.Message, StringComparison.Ordinal);
+
+        // A count the bytes could hold but the limit does not allow is the limit's.
+        byte[] three = [1, 0, 1, 0x1F, 0x07, 0x03, 0x01, 0x61, 0x01, 0x62, 0x01, 0x63];
+        var overLimit = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, three, new CompactLimits { MaxCollectionCount = 2 }));
+        Assert.Equal((CompactErrorCodes.Limit, 2L), (overLimit.Code, overLimit.ByteOffset));
     }
 
     [Fact]

@@ -50,6 +50,7 @@ internal static class FuzzTargets
         new FuzzTarget("compact-inspect", data => CompactInspector.Describe(data, Compact), CompactSeeds),
         new FuzzTarget("compact-schema", DecodeCompact, CompactSeeds),
         new FuzzTarget("compact-steps", DecodeSteppedBody, SteppedSeeds),
+        new FuzzTarget("compact-schema-file", ReadSchemaFile, SchemaFileSeeds),
         new FuzzTarget("json-items", data => ReadJson(data, JsonStreamFormat.Array), () => [File.ReadAllBytes(Sample("records.json")), File.ReadAllBytes(Sample("users.json"))]),
         new FuzzTarget("json-lines", data => ReadJson(data, JsonStreamFormat.Lines), () => [File.ReadAllBytes(Sample("records.ndjson"))]),
         new FuzzTarget("base64", ReadBase64, () => [File.ReadAllBytes(Sample("records.b64")), Encoding.ASCII.GetBytes(Convert.ToBase64String("""[{"id":1},{"id":2}]"""u8))]),
@@ -476,6 +477,34 @@ internal static class FuzzTargets
 
     // The runtime decoder and the generated one read the same frame alike: both succeed, or both fail with the same
     // code at the same offset (paths differ: schema names against C# names).
+    private static IEnumerable<byte[]> SchemaFileSeeds()
+    {
+        yield return File.ReadAllBytes(Sample("user.schema.json"));
+        yield return """{"types":[{"name":"Shape","id":1,"cases":[{"tag":1,"type":"Circle"}],"reserved":[2]},{"name":"Circle","id":2,"fields":[{"name":"r","index":1,"type":"float64","omitDefault":true,"required":true},{"name":"ids","index":2,"type":"map<string,list<int64>>","encoding":"twos-complement"}],"unknownFields":"retain"}]}"""u8.ToArray();
+        yield return "{\"types\":[{\"name\":\"A\u00e9\\n\",\"id\":1e0,\"fields\":[]}]}"u8.ToArray();
+    }
+
+    // A schema file is read or refused with a FormatException, never another exception; one that is read writes back to a
+    // file that reads to the same file.
+    private static void ReadSchemaFile(byte[] data)
+    {
+        CompactSchemaSet schema;
+        try
+        {
+            schema = CompactSchemaSet.Parse(Encoding.UTF8.GetString(data));
+        }
+        catch (FormatException)
+        {
+            return;
+        }
+
+        var text = schema.ToJson();
+        if (CompactSchemaSet.Parse(text).ToJson() != text)
+        {
+            throw new InvalidOperationException("A schema file written back from what was read reads to another file.");
+        }
+    }
+
     private static void DecodeCompact(byte[] data)
     {
         var json = Outcome(() =>

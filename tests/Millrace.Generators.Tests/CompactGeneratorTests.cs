@@ -53,11 +53,78 @@ public class CompactGeneratorTests
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public ulong X { get; set; } }", "MRCMP008")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, Encoding = (Millrace.Compact.Wire.IntegerEncoding)7)] public long X { get; set; } }", "MRCMP008")]
     [InlineData("public enum U : uint { A } [CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public U X { get; set; } }", "MRCMP008")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public int? X { get; set; } }", "MRCMP009")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public string? X { get; set; } }", "MRCMP009")]
     public void InvalidSchemas_AreCompileErrors(string declaration, string id)
     {
         var (generator, _) = Run(declaration);
         var diagnostic = Assert.Single(generator);
         Assert.Equal(id, diagnostic.Id);
         Assert.Equal(DiagnosticSeverity.Error, diagnostic.Severity);
+    }
+
+    private const string Committed = """
+        {"types":[
+          {"name":"User","id":1,"fields":[{"name":"Id","index":1,"type":"int64"},{"name":"Name","index":2,"type":"string"},{"name":"Shape","index":3,"type":"Shape"}],"reserved":[5]},
+          {"name":"Shape","id":2,"cases":[{"tag":1,"type":"Circle"}]},
+          {"name":"Circle","id":3,"fields":[{"name":"R","index":1,"type":"float64"}]}
+        ]}
+        """;
+
+    private static string Code(string user, string shape = "[CompactUnion(1, typeof(Circle))]") => $$"""
+        [CompactSchema(1)] [ReservedFields(5)] public partial class User { {{user}} }
+        [CompactSchema(2)] {{shape}} public abstract partial class Shape { }
+        [CompactSchema(3)] public partial class Circle : Shape { [Field(1)] public double R { get; set; } }
+        [CompactSchema(4)] public partial class Square : Shape { [Field(1)] public double Side { get; set; } }
+        """;
+
+    private const string Same = "[Field(1)] public long Id { get; set; } [Field(2)] public string Name { get; set; } = \"\"; [Field(3)] public Shape? Shape { get; set; }";
+
+    public static TheoryData<string, string, string, string?> CommittedChanges() => new()
+    {
+        // what, the User members, the Shape attributes, the diagnostic's text (null: none)
+        { "unchanged", Same, "[CompactUnion(1, typeof(Circle))]", null },
+        { "a field added and one renamed", Same.Replace("Name", "FullName", StringComparison.Ordinal) + " [Field(4)] public int Age { get; set; }", "[CompactUnion(1, typeof(Circle))]", null },
+        { "a field's type changed", Same.Replace("long Id", "string Id", StringComparison.Ordinal).Replace("public string Id { get; set; }", "public string Id { get; set; } = \"\";", StringComparison.Ordinal), "[CompactUnion(1, typeof(Circle))]", "User.Id [1]: type changed from int64 to string" },
+        { "a field removed without reserving its index", "[Field(1)] public long Id { get; set; } [Field(3)] public Shape? Shape { get; set; }", "[CompactUnion(1, typeof(Circle))]", "User.Name [2]: field Name removed without reserving its index" },
+        { "a union case added", Same, "[CompactUnion(1, typeof(Circle))] [CompactUnion(2, typeof(Square))]", "Shape.Square [tag 2]: case Square added" },
+        { "a union case moved", Same, "[CompactUnion(2, typeof(Circle))]", "Shape.Circle [tag 1]: case Circle removed" },
+    };
+
+    [Theory]
+    [MemberData(nameof(CommittedChanges))]
+    public void ATypeChecked_AgainstItsCommittedSchema_FailsTheBuildOnABreakingChange(string what, string user, string shape, string? expected)
+    {
+        var (generator, _) = GeneratorHarness.Run(new CompactSchemaGenerator(), "using Millrace.Compact.Serialization;\nnamespace Probe;\n" + Code(user, shape), [("schema/probe.compact.json", Committed)], new Dictionary<string, string>());
+        if (expected is null)
+        {
+            Assert.True(generator.Count == 0, $"{what}: {string.Join("; ", generator)}");
+            return;
+        }
+
+        Assert.All(generator, d => Assert.Equal(("MRCMP010", DiagnosticSeverity.Error), (d.Id, d.Severity)));
+        var diagnostic = Assert.Single(generator, d => d.GetMessage(System.Globalization.CultureInfo.InvariantCulture).Contains(expected, StringComparison.Ordinal));
+        Assert.Contains("breaks the schema committed in probe.compact.json: ", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheCompatibilityProperty_ChoosesTheReadersTheCheckProtects()
+    {
+        var added = Code(Same, "[CompactUnion(1, typeof(Circle))] [CompactUnion(2, typeof(Square))]");
+        var source = "using Millrace.Compact.Serialization;\nnamespace Probe;\n" + added;
+        var files = new[] { ("probe.compact.json", Committed) };
+
+        // A case added breaks only old readers of new data: forward, not backward.
+        Assert.Empty(GeneratorHarness.Run(new CompactSchemaGenerator(), source, files, new Dictionary<string, string> { ["MillraceCompactCompatibility"] = "backward" }).Generator);
+        Assert.Single(GeneratorHarness.Run(new CompactSchemaGenerator(), source, files, new Dictionary<string, string> { ["MillraceCompactCompatibility"] = "forward" }).Generator);
+    }
+
+    [Fact]
+    public void ACommittedSchemaThatCannotBeRead_IsABuildError()
+    {
+        var (generator, _) = GeneratorHarness.Run(new CompactSchemaGenerator(), "namespace Probe;", [("bad.compact.json", """{"types":[{"name":"A","id":1,"fields":[],"extra":1}]}""")], new Dictionary<string, string>());
+        var diagnostic = Assert.Single(generator);
+        Assert.Equal("MRCMP011", diagnostic.Id);
+        Assert.Contains("unknown member 'extra'", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
     }
 }

@@ -25,6 +25,7 @@ internal static class CompactCommands
         compact.Add(Size(console));
         compact.Add(Train(console));
         compact.Add(Check(console));
+        compact.Add(Schema(console));
         return compact;
     }
 
@@ -414,6 +415,47 @@ internal static class CompactCommands
         });
         return command;
     }
+
+    private static Command Schema(CliConsole console)
+    {
+        var assembly = new Argument<string>("assembly") { Description = "A compiled .NET assembly (.dll) with [CompactSchema] types; it is read, never loaded or run." };
+        var types = new Option<string[]>("--type") { Description = "Only this type and the types it refers to (repeatable); every [CompactSchema] type of the assembly by default.", AllowMultipleArgumentsPerToken = true };
+        var output = new Option<string>("--out", "-o") { Description = "The schema file to write; - (the default) is standard output.", DefaultValueFactory = _ => "-" };
+        var command = new Command("schema", "Write the schema file of an assembly's [CompactSchema] types, as their generated code reads and writes them (commit it, and 'compact check' or the build compares against it).") { assembly, types, output };
+        command.SetAction(async (parsed, cancellationToken) =>
+        {
+            var path = parsed.GetValue(assembly)!;
+            if (await CliInput.ReadAllAsync(path, console, MaxAssemblyBytes, cancellationToken) is not { } bytes)
+            {
+                return ExitCodes.BadInput;
+            }
+
+            string json;
+            try
+            {
+                var names = parsed.GetValue(types) is { Length: > 0 } chosen ? chosen : null;
+                var set = CompactSchemaSet.FromAssembly(new MemoryStream(bytes, writable: false), names);
+                if (!set.Types.Any())
+                {
+                    console.ReportError(path, new Error(CompactErrorCodes.Schema, "The assembly has no [CompactSchema] types (or was built without the Millrace.Compact generator)."));
+                    return ExitCodes.BadInput;
+                }
+
+                json = set.ToJson();
+            }
+            catch (Exception exception) when (exception is BadImageFormatException or FormatException or KeyNotFoundException)
+            {
+                console.ReportError(path, new Error(CompactErrorCodes.Schema, exception is BadImageFormatException ? "The file is not a .NET assembly." : exception.Message));
+                return ExitCodes.BadInput;
+            }
+
+            return await OutputFile.TryWriteAsync(parsed.GetValue(output)!, System.Text.Encoding.UTF8.GetBytes(json), console, cancellationToken) ? ExitCodes.Success : ExitCodes.BadInput;
+        });
+        return command;
+    }
+
+    // An assembly past this is not one a schema is read from.
+    private const long MaxAssemblyBytes = 256L * 1024 * 1024;
 
     private static async Task<CompactSchemaSet?> LoadSchemaAsync(string path, CliConsole console, CancellationToken cancellationToken)
     {

@@ -4,4 +4,13 @@ namespace Millrace.Compact.Schema;
 /// <param name="Name">The field's name (the JSON property name).</param>
 /// <param name="Index">The field's index on the wire, at least 1; it never changes once used.</param>
 /// <param name="Type">The field's type.</param>
-public sealed record CompactField(string Name, int Index, CompactFieldType Type);
+public sealed record CompactField(string Name, int Index, CompactFieldType Type)
+{
+    /// <summary>Gets whether the field is left out when it holds its default, the value whose encoding is all zeros or empty
+    /// (docs/compact-format.md, Defaults), and read as that default when absent.</summary>
+    public bool OmitDefault { get; init; }
+
+    /// <summary>Gets whether a record without the field is refused (<see cref="CompactErrorCodes.MissingField"/>); a field
+    /// that also omits its default is never missing: absent, it holds its default.</summary>
+    public bool IsRequired { get; init; }
+}

@@ -30,14 +30,7 @@ public sealed class CompactFieldType
     public CompactType? Record { get; internal set; }
 
     /// <summary>Gets the wire type the kind is written with.</summary>
-    public WireType WireType => Kind switch
-    {
-        CompactFieldKind.Bool or CompactFieldKind.Int32 or CompactFieldKind.Int64 or CompactFieldKind.UInt32 or CompactFieldKind.UInt64
-            or CompactFieldKind.Timestamp or CompactFieldKind.Duration => WireType.Varint,
-        CompactFieldKind.Float32 => WireType.Fixed32,
-        CompactFieldKind.Float64 => WireType.Fixed64,
-        _ => WireType.LengthDelimited,
-    };
+    public WireType WireType => SchemaTypeText.WireTypeOf(Kind);
 
     /// <summary>Parses a schema-file type such as <c>int64</c>, <c>list&lt;string&gt;</c>, <c>map&lt;string,User&gt;</c> or <c>User</c>.</summary>
     /// <param name="text">The type text.</param>
@@ -60,46 +53,18 @@ public sealed class CompactFieldType
             throw new ArgumentOutOfRangeException(nameof(encoding), encoding, "Not an integer encoding.");
         }
 
-        var type = text.Replace(" ", string.Empty, StringComparison.Ordinal);
-        if (type.StartsWith("list<", StringComparison.Ordinal) && type.EndsWith('>'))
+        var kind = SchemaTypeText.Parse(text, out var inner);
+        if (kind is CompactFieldKind.List or CompactFieldKind.Map)
         {
-            return new CompactFieldType(CompactFieldKind.List, Parse(type[5..^1], encoding), null, encoding);
-        }
-
-        if (type.StartsWith("map<string,", StringComparison.Ordinal) && type.EndsWith('>'))
-        {
-            return new CompactFieldType(CompactFieldKind.Map, Parse(type[11..^1], encoding), null, encoding);
-        }
-
-        var kind = type switch
-        {
-            "bool" => CompactFieldKind.Bool,
-            "int32" => CompactFieldKind.Int32,
-            "int64" => CompactFieldKind.Int64,
-            "uint32" => CompactFieldKind.UInt32,
-            "uint64" => CompactFieldKind.UInt64,
-            "float32" => CompactFieldKind.Float32,
-            "float64" => CompactFieldKind.Float64,
-            "decimal" => CompactFieldKind.Decimal,
-            "string" => CompactFieldKind.String,
-            "bytes" => CompactFieldKind.Bytes,
-            "guid" => CompactFieldKind.Guid,
-            "timestamp" => CompactFieldKind.Timestamp,
-            "duration" => CompactFieldKind.Duration,
-            _ => CompactFieldKind.Record,
-        };
-
-        if (kind == CompactFieldKind.Record && (type.Length == 0 || !type.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '.')))
-        {
-            throw new FormatException($"'{text}' is not a type: expected a scalar, list<T>, map<string,T> or a type name.");
+            return new CompactFieldType(kind, Parse(inner!, encoding), null, encoding);
         }
 
         if (encoding != IntegerEncoding.ZigZag && kind is not (CompactFieldKind.Int32 or CompactFieldKind.Int64))
         {
-            throw new FormatException($"an encoding other than zigzag applies to int32 and int64 values (and lists and maps of them), not to {type}.");
+            throw new FormatException($"an encoding other than zigzag applies to int32 and int64 values (and lists and maps of them), not to {text.Replace(" ", string.Empty, StringComparison.Ordinal)}.");
         }
 
-        return new CompactFieldType(kind, null, kind == CompactFieldKind.Record ? type : null, encoding);
+        return new CompactFieldType(kind, null, inner, encoding);
     }
 
     /// <inheritdoc />

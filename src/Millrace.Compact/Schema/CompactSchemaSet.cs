@@ -1,5 +1,5 @@
-using System.Globalization;
-using System.Text.Json;
+using System.Reflection.Metadata;
+using System.Reflection.PortableExecutable;
 using Millrace.Compact.Wire;
 
 namespace Millrace.Compact.Schema;
@@ -16,89 +16,139 @@ public sealed class CompactSchemaSet
     /// <summary>Gets the registered types.</summary>
     public IEnumerable<CompactType> Types => _byId.Values;
 
-    /// <summary>Loads a schema file: <c>{"types":[{"name":"User","id":1,"fields":[{"name":"id","index":1,"type":"int64"}],"reserved":[4]}]}</c>; a signed
-    /// integer field may add <c>"encoding":"twos-complement"</c> (see <see cref="IntegerEncoding"/>).</summary>
+    /// <summary>Loads a schema file (docs/compact-format.md, Schema files):
+    /// <c>{"types":[{"name":"User","id":1,"fields":[{"name":"id","index":1,"type":"int64"}],"reserved":[4]}]}</c>. A field may add
+    /// <c>"encoding":"twos-complement"</c> (see <see cref="IntegerEncoding"/>), <c>"omitDefault":true</c> and <c>"required":true</c>;
+    /// a type may add <c>"unknownFields":"retain"</c>; a union has <c>"cases":[{"tag":1,"type":"Circle"}]</c> in place of fields.</summary>
     /// <param name="json">The schema file's text.</param>
     /// <returns>The schema set, resolved.</returns>
-    /// <exception cref="FormatException">The file is not a valid schema; the message names the type and field.</exception>
+    /// <exception cref="FormatException">The file is not a valid schema; the message gives the path and line of what is wrong
+    /// (a member the file has no use for is refused, never ignored).</exception>
     public static CompactSchemaSet Parse(string json)
     {
         ArgumentNullException.ThrowIfNull(json);
-        var set = new CompactSchemaSet();
-        try
-        {
-            using var document = JsonDocument.Parse(json);
-            CheckMembers(document.RootElement, "$", RootMembers);
-            var typePosition = 0;
-            foreach (var type in document.RootElement.GetProperty("types").EnumerateArray())
-            {
-                var typePath = string.Create(CultureInfo.InvariantCulture, $"$.types[{typePosition++}]");
-                CheckMembers(type, typePath, TypeMembers);
-                var name = type.GetProperty("name").GetString()!;
-                var fields = new List<CompactField>();
-                var fieldPosition = 0;
-                foreach (var field in type.GetProperty("fields").EnumerateArray())
-                {
-                    CheckMembers(field, string.Create(CultureInfo.InvariantCulture, $"{typePath}.fields[{fieldPosition++}]"), FieldMembers);
-                    var fieldName = field.GetProperty("name").GetString()!;
-                    try
-                    {
-                        var encoding = field.TryGetProperty("encoding", out var encodingName) ? ParseEncoding(encodingName.GetString()) : IntegerEncoding.ZigZag;
-                        fields.Add(new CompactField(fieldName, field.GetProperty("index").GetInt32(), CompactFieldType.Parse(field.GetProperty("type").GetString()!, encoding)));
-                    }
-                    catch (FormatException exception)
-                    {
-                        throw new FormatException($"{name}.{fieldName}: {exception.Message}", exception);
-                    }
-                }
+        return FromSchemaFile(SchemaFile.Read(json));
+    }
 
-                var reserved = type.TryGetProperty("reserved", out var indices) ? indices.EnumerateArray().Select(i => i.GetInt32()) : [];
-                set.Add(new CompactType(name, type.GetProperty("id").GetInt32(), fields, reserved));
+    /// <summary>Reads the schemas the <c>[CompactSchema]</c> generator wrote into a compiled assembly (one
+    /// <see cref="System.Reflection.AssemblyMetadataAttribute"/> per type), without loading it.</summary>
+    /// <param name="assembly">The assembly file's bytes.</param>
+    /// <param name="typeNames">The types to read, with every type they refer to (fields' records, unions' cases); all of them
+    /// when <see langword="null"/>.</param>
+    /// <returns>The types, resolved; empty when the assembly has none.</returns>
+    /// <exception cref="BadImageFormatException">The bytes are not a .NET assembly.</exception>
+    /// <exception cref="FormatException">A type refers to one the assembly does not describe (from another assembly), or two
+    /// of the types read share an id or a name.</exception>
+    /// <exception cref="KeyNotFoundException">A name in <paramref name="typeNames"/> is not a type of the assembly.</exception>
+    public static CompactSchemaSet FromAssembly(Stream assembly, IEnumerable<string>? typeNames = null)
+    {
+        ArgumentNullException.ThrowIfNull(assembly);
+        using var pe = new PEReader(assembly, PEStreamOptions.LeaveOpen);
+        if (!pe.HasMetadata)
+        {
+            throw new BadImageFormatException("The file is not a .NET assembly: it has no metadata.");
+        }
+
+        var metadata = pe.GetMetadataReader();
+        var types = new List<SchemaFileType>();
+        foreach (var handle in metadata.GetAssemblyDefinition().GetCustomAttributes())
+        {
+            var attribute = metadata.GetCustomAttribute(handle);
+            if (attribute.Constructor.Kind != HandleKind.MemberReference
+                || metadata.GetMemberReference((MemberReferenceHandle)attribute.Constructor).Parent is not { Kind: HandleKind.TypeReference } parent
+                || metadata.GetTypeReference((TypeReferenceHandle)parent) is var type && !(metadata.StringComparer.Equals(type.Name, nameof(System.Reflection.AssemblyMetadataAttribute)) && metadata.StringComparer.Equals(type.Namespace, "System.Reflection")))
+            {
+                continue;
+            }
+
+            // The attribute's blob: the prolog 0x0001, then its two strings (key and value).
+            var blob = metadata.GetBlobReader(attribute.Value);
+            if (blob.ReadUInt16() == 1 && blob.ReadSerializedString() == SchemaFile.AssemblyMetadataKey && blob.ReadSerializedString() is { } schema)
+            {
+                types.AddRange(SchemaFile.Read(schema));
             }
         }
-        catch (Exception exception) when (exception is JsonException or KeyNotFoundException or InvalidOperationException or ArgumentException)
+
+        return FromSchemaFile(typeNames is null ? types : WithReferences(types, typeNames));
+    }
+
+    // The named types and, transitively, the types their fields and cases name.
+    private static List<SchemaFileType> WithReferences(List<SchemaFileType> types, IEnumerable<string> typeNames)
+    {
+        var chosen = new List<SchemaFileType>();
+        var pending = new Stack<string>(typeNames);
+        while (pending.TryPop(out var name))
         {
-            throw new FormatException($"Invalid schema: {exception.Message}", exception);
+            if (chosen.Any(t => t.Name == name))
+            {
+                continue;
+            }
+
+            var type = types.FirstOrDefault(t => t.Name == name) ?? throw new KeyNotFoundException($"The assembly has no [CompactSchema] type named '{name}'.");
+            chosen.Add(type);
+            foreach (var text in type.Fields.Select(f => f.Type).Concat(type.Cases?.Select(c => c.Type) ?? []))
+            {
+                var kind = SchemaTypeText.Parse(text, out var inner);
+                while (kind is CompactFieldKind.List or CompactFieldKind.Map)
+                {
+                    kind = SchemaTypeText.Parse(inner!, out inner);
+                }
+
+                if (kind == CompactFieldKind.Record)
+                {
+                    pending.Push(inner!);
+                }
+            }
+        }
+
+        return chosen;
+    }
+
+    /// <summary>Writes the set as a schema file, types in id order, that <see cref="Parse"/> reads back to the same set.</summary>
+    /// <returns>The schema file's text.</returns>
+    public string ToJson() => SchemaFile.Write(ToSchemaFile());
+
+    /// <summary>Gets the set as a schema file states it, types in id order.</summary>
+    internal List<SchemaFileType> ToSchemaFile() => [.. _byId.Values.OrderBy(t => t.Id).Select(type =>
+    {
+        var file = new SchemaFileType(type.Name, type.Id) { RetainsUnknownFields = type.RetainsUnknownFields, Cases = type.IsUnion ? [.. type.Cases.Select(c => new SchemaFileCase(c.Tag, c.TypeName))] : null };
+        file.Fields.AddRange(type.Fields.Select(f => new SchemaFileField(f.Name, f.Index, f.Type.ToString(), f.Type.Encoding, f.OmitDefault, f.IsRequired)));
+        file.Reserved.AddRange(type.Reserved.Order());
+        return file;
+    })];
+
+    private static CompactSchemaSet FromSchemaFile(List<SchemaFileType> types)
+    {
+        var set = new CompactSchemaSet();
+        foreach (var type in types)
+        {
+            try
+            {
+                set.Add(type.Cases is { } cases
+                    ? CompactType.Union(type.Name, type.Id, cases.Select(c => new CompactUnionCase(c.Tag, c.Type)), type.Reserved)
+                    : new CompactType(type.Name, type.Id, type.Fields.Select(f => Field(type.Name, f)), type.Reserved) { RetainsUnknownFields = type.RetainsUnknownFields });
+            }
+            catch (ArgumentException exception)
+            {
+                throw new FormatException($"{type.Path}: {exception.Message}", exception);
+            }
         }
 
         set.Resolve();
         return set;
-    }
 
-    // The members each object of a schema file may have: any other (a misspelling, a feature the file has no form for)
-    // is refused rather than ignored, so a file never means less than it says.
-    private static readonly string[] RootMembers = ["types"];
-    private static readonly string[] TypeMembers = ["name", "id", "fields", "reserved"];
-    private static readonly string[] FieldMembers = ["name", "index", "type", "encoding"];
-
-    private static void CheckMembers(JsonElement element, string path, string[] allowed)
-    {
-        if (element.ValueKind != JsonValueKind.Object)
+        static CompactField Field(string type, SchemaFileField field)
         {
-            throw new FormatException($"{path}: expected an object, not {element.ValueKind}.");
-        }
-
-        var seen = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var member in element.EnumerateObject())
-        {
-            if (!allowed.Contains(member.Name, StringComparer.Ordinal))
+            try
             {
-                throw new FormatException($"{path}: unknown member '{member.Name}'; the members here are {string.Join(", ", allowed)}.");
+                return new CompactField(field.Name, field.Index, CompactFieldType.Parse(field.Type, field.Encoding)) { OmitDefault = field.OmitDefault, IsRequired = field.Required };
             }
-
-            if (!seen.Add(member.Name))
+            catch (FormatException exception)
             {
-                throw new FormatException($"{path}: the member '{member.Name}' is given twice.");
+                throw new FormatException($"{field.Path} ({type}.{field.Name}): {exception.Message}", exception);
             }
         }
     }
-
-    private static IntegerEncoding ParseEncoding(string? name) => name switch
-    {
-        "zigzag" => IntegerEncoding.ZigZag,
-        "twos-complement" => IntegerEncoding.TwosComplement,
-        _ => throw new FormatException($"'{name}' is not an encoding: expected \"zigzag\" or \"twos-complement\"."),
-    };
 
     /// <summary>Registers a type.</summary>
     /// <param name="type">The type.</param>
@@ -126,6 +176,13 @@ public sealed class CompactSchemaSet
     {
         foreach (var type in _byId.Values)
         {
+            foreach (var union in type.Cases)
+            {
+                union.Type = _byName.TryGetValue(union.TypeName, out var record) && !record.IsUnion
+                    ? record
+                    : throw new FormatException($"{type.Name}: case {union.Tag} names '{union.TypeName}', which is not a record type of the schema.");
+            }
+
             foreach (var field in type.Fields)
             {
                 for (var fieldType = field.Type; fieldType is not null; fieldType = fieldType.Element)

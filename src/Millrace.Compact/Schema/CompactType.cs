@@ -1,6 +1,7 @@
 namespace Millrace.Compact.Schema;
 
-/// <summary>A record type of a runtime schema: its registry id, name, fields by index, and retired indices.</summary>
+/// <summary>A type of a runtime schema: a record (fields by index) or a union (record cases by tag), with its registry id,
+/// name and retired indices.</summary>
 public sealed class CompactType
 {
     private readonly Dictionary<int, CompactField> _byIndex = [];
@@ -45,10 +46,35 @@ public sealed class CompactType
         }
 
         Fields = [.. _byIndex.Values.OrderBy(f => f.Index)];
+        Cases = [];
         for (var position = 0; position < Fields.Count; position++)
         {
             _positions[Fields[position].Index] = position;
         }
+    }
+
+    /// <summary>Makes a union: a value holds exactly one of its cases, each a record type, under the case's tag.</summary>
+    /// <param name="name">The union's name.</param>
+    /// <param name="id">Its registry id.</param>
+    /// <param name="cases">The cases, at least one.</param>
+    /// <param name="reserved">Tags of removed cases, which no case may use again.</param>
+    /// <returns>The union.</returns>
+    /// <exception cref="ArgumentException">There is no case, or a tag is non-positive, duplicated or reserved.</exception>
+    public static CompactType Union(string name, int id, IEnumerable<CompactUnionCase> cases, IEnumerable<int>? reserved = null)
+    {
+        ArgumentNullException.ThrowIfNull(cases);
+        var union = new CompactType(name, id, [], reserved);
+        var byTag = new Dictionary<int, CompactUnionCase>();
+        foreach (var unionCase in cases)
+        {
+            if (unionCase.Tag < 1 || union.Reserved.Contains(unionCase.Tag) || !byTag.TryAdd(unionCase.Tag, unionCase))
+            {
+                throw new ArgumentException($"{name}.{unionCase.TypeName}: case tag {unionCase.Tag} must be at least 1, unused and not reserved.", nameof(cases));
+            }
+        }
+
+        union.Cases = byTag.Count > 0 ? [.. byTag.Values.OrderBy(c => c.Tag)] : throw new ArgumentException($"The union {name} has no case.", nameof(cases));
+        return union;
     }
 
     /// <summary>Gets the type's name.</summary>
@@ -62,6 +88,16 @@ public sealed class CompactType
 
     /// <summary>Gets the retired indices.</summary>
     public IReadOnlySet<int> Reserved { get; }
+
+    /// <summary>Gets a union's cases in tag order; empty for a record.</summary>
+    public IReadOnlyList<CompactUnionCase> Cases { get; private set; }
+
+    /// <summary>Gets whether the type is a union.</summary>
+    public bool IsUnion => Cases.Count > 0;
+
+    /// <summary>Gets whether a record keeps the fields it does not know (<c>"unknownFields": "retain"</c>): the JSON codec
+    /// gives them as a <c>"$unknown"</c> member, base64, and writes them back after the record's own fields.</summary>
+    public bool RetainsUnknownFields { get; init; }
 
     /// <summary>Finds a field by index.</summary>
     /// <param name="index">The index.</param>

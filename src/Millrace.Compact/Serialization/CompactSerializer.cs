@@ -125,8 +125,9 @@ public static class CompactSerializer
             var values = new List<T>(count);
             for (var i = 0; i < count; i++)
             {
-                var record = CompactValues.Nested(ref reader, limits, 0);
-                values.Add(T.ReadFields(ref record, limits, 1));
+                // Each record of a collection is at depth 0, as a single frame's record is.
+                var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+                values.Add(T.ReadFields(ref record, limits, 0));
             }
 
             CompactValues.ExpectEnd(ref reader);

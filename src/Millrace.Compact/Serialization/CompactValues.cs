@@ -258,7 +258,34 @@ public static class CompactValues
     /// <param name="offset">The tag's offset.</param>
     /// <returns>Never returns.</returns>
     public static CompactFormatException UnknownUnionCase(int tag, string union, int offset) =>
-        new(string.Create(CultureInfo.InvariantCulture, $"Union {union} has no case with tag {tag}."), offset);
+        new(CompactErrorCodes.BadValue, string.Create(CultureInfo.InvariantCulture, $"Union {union} has no case with tag {tag}."), offset);
+
+    /// <summary>Fails a union read that holds no case, or a second one after its case.</summary>
+    /// <param name="union">The union type's name.</param>
+    /// <param name="none">Whether it holds none.</param>
+    /// <param name="offset">Where the value ends, or where the second case starts.</param>
+    /// <returns>Never returns.</returns>
+    public static CompactFormatException UnionCaseCount(string union, bool none, int offset) => none
+        ? new(CompactErrorCodes.BadValue, $"A {union} value holds no case.", offset)
+        : new(CompactErrorCodes.Repeated, $"A {union} value holds more than one case; a union holds exactly one.", offset);
+
+    /// <summary>Fails a required member that a record does not hold.</summary>
+    /// <param name="name">The member.</param>
+    /// <param name="index">Its field index.</param>
+    /// <param name="offset">Where the record ends.</param>
+    /// <returns>Never returns.</returns>
+    public static CompactFormatException MissingField(string name, int index, int offset)
+    {
+        var missing = new CompactFormatException(CompactErrorCodes.MissingField, string.Create(CultureInfo.InvariantCulture, $"The required field '{name}' (index {index}) is missing."), offset);
+        missing.PrependPath(name);
+        return missing;
+    }
+
+    /// <summary>Fails the write of a list or map whose element or value is null: the format has no null in a collection.</summary>
+    /// <param name="member">The list or map member.</param>
+    /// <returns>Never returns.</returns>
+    public static ArgumentException NullElement(string member) =>
+        new($"{member} holds a null element or value; a compact list or map has no null (an absent value is a missing field, not an element).", member);
 
     /// <summary>Checks that a nested list or map was read to its end.</summary>
     /// <param name="reader">The nested reader.</param>

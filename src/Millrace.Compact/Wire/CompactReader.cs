@@ -154,7 +154,10 @@ public ref struct CompactReader
         var count = ReadVarint();
         if (!_cursor.CountFits(count, maxCount, minimumElementSize))
         {
-            CompactThrow.BadCount(_cursor.CheckCount(count, maxCount, minimumElementSize), count, maxCount, Remaining, offset);
+            // The bytes that remain are checked before the limit, as for a string's length: a count its elements cannot
+            // fill is bad-length, whatever the limit (docs/compact-format.md, Limits on read).
+            var beyondInput = minimumElementSize > 0 && count > (ulong)(Remaining / minimumElementSize);
+            CompactThrow.BadCount(beyondInput ? SpanCursorStatus.BeyondInput : SpanCursorStatus.OverLimit, count, maxCount, Remaining, offset);
         }
 
         return (int)count;

@@ -137,9 +137,9 @@ public class IntegerEncodingTests
     }
 
     [Theory]
-    [InlineData("""{"name":"s","index":1,"type":"string","encoding":"twos-complement"}""", "T.s: an encoding other than zigzag applies to int32 and int64 values")]
-    [InlineData("""{"name":"u","index":1,"type":"list<uint64>","encoding":"twos-complement"}""", "T.u: an encoding other than zigzag")]
-    [InlineData("""{"name":"n","index":1,"type":"int64","encoding":"plain"}""", "T.n: 'plain' is not an encoding")]
+    [InlineData("""{"name":"s","index":1,"type":"string","encoding":"twos-complement"}""", "$.types[0].fields[0] (T.s): an encoding other than zigzag applies to int32 and int64 values")]
+    [InlineData("""{"name":"u","index":1,"type":"list<uint64>","encoding":"twos-complement"}""", "$.types[0].fields[0] (T.u): an encoding other than zigzag")]
+    [InlineData("""{"name":"n","index":1,"type":"int64","encoding":"plain"}""", "$.types[0].fields[0].encoding: expected \"zigzag\" or \"twos-complement\"")]
     public void AnEncodingTheTypeCannotTake_IsASchemaError(string field, string message)
     {
         var exception = Assert.Throws<FormatException>(() => CompactSchemaSet.Parse($$"""{"types":[{"name":"T","id":1,"fields":[{{field}}]}]}"""));
