@@ -368,7 +368,8 @@ public static class CompactJson
                     CompactValues.WriteGuid(ref writer, value.GetGuid());
                     break;
                 case CompactFieldKind.Timestamp:
-                    writer.WriteSigned(CompactValues.Ticks(value.GetDateTimeOffset()));
+                    // A time without its offset would be read in the machine's zone: one value, two instants.
+                    writer.WriteSigned(HasOffset(value.GetString()) ? CompactValues.Ticks(value.GetDateTimeOffset()) : throw new FormatException());
                     break;
                 case CompactFieldKind.Duration:
                     writer.WriteSigned(TimeSpan.ParseExact(value.GetString()!, "c", CultureInfo.InvariantCulture).Ticks);
@@ -401,6 +402,10 @@ public static class CompactJson
             throw new CompactFormatException(CompactErrorCodes.Schema, $"The JSON value does not fit {type}: {why}.", 0);
         }
     }
+
+    // ISO 8601 ends a time with Z or its offset from UTC, ±hh:mm.
+    private static bool HasOffset(string? text) =>
+        text is { Length: > 6 } && (text[^1] is 'Z' or 'z' || (text[^6] is '+' or '-' && text[^3] == ':'));
 
     private const string UnpairedSurrogate = "holds an unpaired surrogate (an escape from \\uD800 to \\uDFFF without its pair), which UTF-8 cannot carry";
 

@@ -168,10 +168,11 @@ public static class CompactValues
     public static byte[] ReadBytes(ref CompactReader reader, CompactLimits limits)
     {
         ArgumentNullException.ThrowIfNull(limits);
-        var bytes = reader.ReadLengthDelimited(out var start);
+        var offset = reader.Offset;
+        var bytes = reader.ReadLengthDelimited(out _);
         if (bytes.Length > limits.MaxStringLength)
         {
-            CompactThrow.ByteStringTooLong(limits.MaxStringLength, start);
+            CompactThrow.ByteStringTooLong(limits.MaxStringLength, offset);
         }
 
         return bytes.ToArray();

@@ -117,10 +117,12 @@ public ref struct CompactReader
     /// <returns>The string.</returns>
     public string ReadString(int maxLength)
     {
+        // A length past the limit is located at the varint that declares it, as a count past the limit is.
+        var offset = Offset;
         var bytes = ReadLengthDelimited(out var start);
         if (bytes.Length > maxLength)
         {
-            CompactThrow.StringTooLong(bytes.Length, maxLength, start);
+            CompactThrow.StringTooLong(bytes.Length, maxLength, offset);
         }
 
         // Names, keys and codes are mostly ASCII: checking that and widening is one cheap pass each, where the strict
