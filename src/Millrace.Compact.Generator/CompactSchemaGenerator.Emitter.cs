@@ -229,7 +229,16 @@ public sealed partial class CompactSchemaGenerator
                     {
             {{Indent(Lines(model.Cases.Select(c => $$"""
                 case {{c.Tag}}:
-                    __result = {{Values}}.ReadRecord<{{c.TypeName}}>(ref reader, limits, depth);
+                    try
+                    {
+                        __result = {{Values}}.ReadRecord<{{c.TypeName}}>(ref reader, limits, depth);
+                    }
+                    catch ({{FormatException}} __exception)
+                    {
+                        {{Values}}.AddPath(__exception, "{{c.SchemaType}}");
+                        throw;
+                    }
+
                     break;
                 """)), 12)}}
                         default:

@@ -151,9 +151,9 @@ public static class CompactFrame
 
         try
         {
-            return CompactKeySteps.Restore(decompressed, limits.MaxBodyLength);
+            return CompactKeySteps.Restore(decompressed, limits.MaxBodyLength, 2 + used);
         }
-        catch (CompactFormatException exception)
+        catch (CompactFormatException exception) when (exception.Code != CompactErrorCodes.Limit)
         {
             exception.SetOffsetScope($"of the {Name(compression)}-decompressed body");
             throw;

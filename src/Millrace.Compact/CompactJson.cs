@@ -103,9 +103,9 @@ public static class CompactJson
         output.WriteStartArray();
         for (var i = 0; i < count; i++)
         {
-            var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
             try
             {
+                var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
                 DecodeRecord(ref record, type, output, limits, 0);
             }
             catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(i))
@@ -597,16 +597,16 @@ public static class CompactJson
             CompactThrow.TypeChanged(tag, "a union case (LengthDelimited)", wireType, offset);
         }
 
-        if (depth >= limits.MaxDepth)
-        {
-            CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
-        }
-
         output.WriteStartObject();
         output.WritePropertyName(unionCase.TypeName);
-        var nested = new CompactReader(reader.ReadLengthDelimited(out var start), start);
         try
         {
+            if (depth >= limits.MaxDepth)
+            {
+                CompactThrow.TooDeep(limits.MaxDepth, reader.Offset);
+            }
+
+            var nested = new CompactReader(reader.ReadLengthDelimited(out var start), start);
             DecodeRecord(ref nested, unionCase.Type!, output, limits, depth + 1);
         }
         catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(unionCase.TypeName))
@@ -704,14 +704,15 @@ public static class CompactJson
         var keys = type.Kind == CompactFieldKind.Map ? new HashSet<string>(StringComparer.Ordinal) : null;
         for (var i = 0; i < count; i++)
         {
-            string? key = null;
+            // A key that cannot be read is the map's error (its path ends at the map, as no key names the entry); a repeated
+            // key's and a value's are the entry's, under its key.
+            var keyOffset = reader.Offset;
+            var key = keys is null ? null : reader.ReadString(limits.MaxStringLength);
             try
             {
-                if (keys is not null)
+                if (key is not null)
                 {
-                    var keyOffset = reader.Offset;
-                    key = reader.ReadString(limits.MaxStringLength);
-                    if (!keys.Add(key))
+                    if (!keys!.Add(key))
                     {
                         CompactThrow.RepeatedKey(key, keyOffset);
                     }

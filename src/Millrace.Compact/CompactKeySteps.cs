@@ -59,10 +59,11 @@ internal static class CompactKeySteps
     /// <summary>Restores the keys of a stepped body.</summary>
     /// <param name="stepped">The decompressed body, its keys as steps.</param>
     /// <param name="maxLength">The most bytes the restored body may take.</param>
+    /// <param name="limitOffset">Where a restored body over the limit is located: the body's first byte in its frame.</param>
     /// <returns>The body with its keys' indices.</returns>
     /// <exception cref="CompactFormatException">A key or value is malformed or cut short, a step is 0 or leads past
     /// the largest index, or the restored body exceeds <paramref name="maxLength"/>; offsets count the stepped body.</exception>
-    public static byte[] Restore(ReadOnlySpan<byte> stepped, int maxLength)
+    public static byte[] Restore(ReadOnlySpan<byte> stepped, int maxLength, int limitOffset = 0)
     {
         // Checked and measured first, so that the restored body takes one array of its exact size and nothing is
         // allocated for a body over the limit.
@@ -71,12 +72,13 @@ internal static class CompactKeySteps
         var index = 0;
         while (!reader.End)
         {
-            var offset = reader.Offset;
             index = NextIndex(index, out var wireType, ref reader);
             length += Varint.GetByteCount(CompactWriter.Key(index, wireType)) + Value(wireType, ref reader).Length;
             if (length > maxLength)
             {
-                CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body with its field indices restored exceeds the limit of {maxLength} bytes."), offset);
+                // Located where the body starts, as every body over the limit is: where an implementation notices it
+                // depends on how it reads.
+                CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body with its field indices restored exceeds the limit of {maxLength} bytes."), limitOffset);
             }
         }
 

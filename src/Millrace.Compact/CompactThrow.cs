@@ -95,7 +95,12 @@ internal static class CompactThrow
     /// same code as an uncompressed body over it), <c>compact.compression</c> otherwise.</summary>
     [DoesNotReturn]
     public static void Decompression(DecompressionOutcome outcome, int headerLength) =>
-        throw new CompactFormatException(outcome.Status == DecompressionStatus.TooLarge ? CompactErrorCodes.Limit : CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset);
+
+        // A body over the limit is located where it starts, as an uncompressed one is: where inflating crosses the limit
+        // depends on the implementation's buffers.
+        throw (outcome.Status == DecompressionStatus.TooLarge
+            ? new CompactFormatException(CompactErrorCodes.Limit, outcome.Message, headerLength)
+            : new CompactFormatException(CompactErrorCodes.Compression, outcome.Message, headerLength + outcome.Offset));
 
     [DoesNotReturn]
     public static void RepeatedField(int index, long offset) =>

@@ -23,9 +23,18 @@ public class ConformanceVectorsTests
         var schema = CompactSchemaSet.Parse(document["schema"]!.ToJsonString());
         var vector = Vectors().Single(v => v["name"]!.GetValue<string>() == name);
         var frame = Convert.FromHexString(vector["hex"]!.GetValue<string>());
+        var limits = vector["limits"] is { } given
+            ? new CompactLimits
+            {
+                MaxDepth = given["maxDepth"]?.GetValue<int>() ?? CompactLimitsConstants.MaxDepth,
+                MaxCollectionCount = given["maxCollectionCount"]?.GetValue<int>() ?? CompactLimitsConstants.MaxCollectionCount,
+                MaxStringLength = given["maxStringLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxStringLength,
+                MaxBodyLength = given["maxBodyLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxBodyLength,
+            }
+            : null;
         if (vector["error"] is { } error)
         {
-            var refused = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(schema, frame));
+            var refused = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(schema, frame, limits));
             Assert.Equal(error["code"]!.GetValue<string>(), refused.Code);
             Assert.Equal(error["offset"]!.GetValue<long>(), refused.ByteOffset);
             Assert.Equal(error["path"]?.GetValue<string>() ?? string.Empty, refused.Path);
@@ -33,7 +42,8 @@ public class ConformanceVectorsTests
         }
 
         var value = vector["value"]!;
-        Assert.True(JsonNode.DeepEquals(value, JsonNode.Parse(CompactTestSupport.Decode(schema, frame))), $"{name} decodes to {CompactTestSupport.Decode(schema, frame)}");
+        var decoded = CompactTestSupport.Decode(schema, frame, limits);
+        Assert.True(JsonNode.DeepEquals(value, JsonNode.Parse(decoded)), $"{name} decodes to {decoded}");
         if (vector["canonical"]!.GetValue<bool>())
         {
             Assert.Equal(vector["hex"]!.GetValue<string>(), Convert.ToHexStringLower(CompactTestSupport.Encode(schema, vector["type"]!.GetValue<string>(), value.ToJsonString())));
@@ -48,7 +58,9 @@ public class ConformanceVectorsTests
         var output = python.StandardOutput.ReadToEnd() + python.StandardError.ReadToEnd();
         Assert.True(python.WaitForExit(TimeSpan.FromSeconds(60)), "the reader did not end within a minute");
         Assert.True(python.ExitCode == 0, output);
-        Assert.Contains($"{Vectors().Count()} of {Vectors().Count()} vectors agree", output, StringComparison.Ordinal);
+        // It skips the Brotli and zstd frames (flags 2 and 3): Python's standard library has neither codec.
+        var ran = Vectors().Count(v => (Convert.FromHexString(v["hex"]!.GetValue<string>()) is { Length: > 1 } frame ? frame[1] & 3 : 0) is not (2 or 3));
+        Assert.Contains($"{ran} of {ran} vectors agree", output, StringComparison.Ordinal);
     }
 
     private static JsonNode Document() => JsonNode.Parse(File.ReadAllText(Path.Combine(Folder, "vectors-v1.json")))!;

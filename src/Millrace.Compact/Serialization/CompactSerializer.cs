@@ -125,9 +125,16 @@ public static class CompactSerializer
             var values = new List<T>(count);
             for (var i = 0; i < count; i++)
             {
-                // Each record of a collection is at depth 0, as a single frame's record is.
-                var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
-                values.Add(T.ReadFields(ref record, limits, 0));
+                // Each record of a collection is at depth 0, as a single frame's record is; its errors' paths start with [i].
+                try
+                {
+                    var record = new CompactReader(reader.ReadLengthDelimited(out var start), start);
+                    values.Add(T.ReadFields(ref record, limits, 0));
+                }
+                catch (CompactFormatException exception) when (exception.PrependPathAndPropagate(i))
+                {
+                    throw;
+                }
             }
 
             CompactValues.ExpectEnd(ref reader);
