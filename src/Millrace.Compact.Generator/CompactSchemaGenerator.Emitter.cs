@@ -1,3 +1,5 @@
+using Millrace.Compact.Schema;
+using Millrace.Compact.Wire;
 using Millrace.Generators;
 using static Millrace.Generators.CodeTemplate;
 
@@ -91,9 +93,9 @@ public sealed partial class CompactSchemaGenerator
 
     private static string ReadCase(FieldModel field, int i, string target, bool setsAsRead)
     {
-        var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : "LengthDelimited";
+        var wire = field.Collection == CollectionKind.None ? WireOf(field.Value) : WireType.LengthDelimited;
         var read = field.Collection == CollectionKind.None
-            ? $"{target} = {ValueRead(field.Value, "reader")};"
+            ? $"{target} = {ValueRead(field.Value, "reader", "depth")};"
             : $$"""
               var __nested = {{Values}}.Nested(ref reader, limits, depth);
               var __count = __nested.ReadCount(limits.MaxCollectionCount, {{MinimumElementSize(field)}});
@@ -118,34 +120,53 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
+    // A collection's elements are one level deeper than the record holding it, and an element's error is under its index,
+    // a value's under its key (one that cannot be read ends at the map: no key names the entry yet). One handler around the
+    // loop, not one per element, keeps the loop as tight as it was.
     private static string CollectionRead(FieldModel field, string target) => field.Collection == CollectionKind.Map
         ? $$"""
           var __map = new global::System.Collections.Generic.Dictionary<string, {{field.Value.TypeName}}>(__count);
-          for (var __i = 0; __i < __count; __i++)
+          string? __key = null;
+          try
           {
-              var __keyOffset = __nested.Offset;
-              var __key = __nested.ReadString(limits.MaxStringLength);
-              {{Values}}.NewEntry(__map, __key, __keyOffset) = {{ValueRead(field.Value, "__nested")}};
+              for (var __i = 0; __i < __count; __i++)
+              {
+                  __key = null;
+                  var __keyOffset = __nested.Offset;
+                  var __read = __nested.ReadString(limits.MaxStringLength);
+                  __key = __read;
+                  {{Values}}.NewEntry(__map, __read, __keyOffset) = {{ValueRead(field.Value, "__nested", "depth + 1")}};
+              }
+          }
+          catch ({{FormatException}} __entry) when (__key is not null)
+          {
+              {{Values}}.AddPath(__entry, __key);
+              throw;
           }
 
           {{target}} = __map;
           """
         : $$"""
           var __list = new global::System.Collections.Generic.List<{{field.Value.TypeName}}>(__count);
-          for (var __i = 0; __i < __count; __i++)
+          var __i = 0;
+          try
           {
-              __list.Add({{ValueRead(field.Value, "__nested")}});
+              for (; __i < __count; __i++)
+              {
+                  __list.Add({{ValueRead(field.Value, "__nested", "depth + 1")}});
+              }
+          }
+          catch ({{FormatException}} __element)
+          {
+              {{Values}}.AddPath(__element, __i);
+              throw;
           }
 
           {{target}} = __list{{(field.Collection == CollectionKind.Array ? ".ToArray()" : string.Empty)}};
           """;
 
-    // A map entry is a string key (at least its length byte) and a value.
-    private static int MinimumElementSize(FieldModel field)
-    {
-        var minimum = WireOf(field.Value) switch { "Fixed32" => 4, "Fixed64" => 8, _ => 1 };
-        return field.Collection == CollectionKind.Map ? minimum + 1 : minimum;
-    }
+    private static int MinimumElementSize(FieldModel field) =>
+        SchemaTypeText.MinimumElementSize(WireOf(field.Value), field.Collection == CollectionKind.Map);
 
     // After the read: a field that omits its default and was absent holds that default (not the member's initializer); a
     // required field that does not was missing.
@@ -223,12 +244,12 @@ public sealed partial class CompactSchemaGenerator
                         throw {{Values}}.UnionCaseCount("{{model.Name}}", none: true, __offset);
                     }
 
-                    {{Values}}.ExpectWireType(__wire, {{Wire}}.LengthDelimited, __tag, __offset);
                     {{model.FullName}} __result;
                     switch (__tag)
                     {
             {{Indent(Lines(model.Cases.Select(c => $$"""
                 case {{c.Tag}}:
+                    {{Values}}.ExpectWireType(__wire, {{Wire}}.LengthDelimited, __tag, __offset);
                     try
                     {
                         __result = {{Values}}.ReadRecord<{{c.TypeName}}>(ref reader, limits, depth);
@@ -356,12 +377,12 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
-    private static string WireOf(ValueShape value) => value.Kind switch
+    private static WireType WireOf(ValueShape value) => value.Kind switch
     {
-        ValueKind.Bool or ValueKind.Signed or ValueKind.TwosComplement or ValueKind.Unsigned or ValueKind.DateTime or ValueKind.DateTimeOffset or ValueKind.TimeSpan => "Varint",
-        ValueKind.Float32 => "Fixed32",
-        ValueKind.Float64 => "Fixed64",
-        _ => "LengthDelimited",
+        ValueKind.Bool or ValueKind.Signed or ValueKind.TwosComplement or ValueKind.Unsigned or ValueKind.DateTime or ValueKind.DateTimeOffset or ValueKind.TimeSpan => WireType.Varint,
+        ValueKind.Float32 => WireType.Fixed32,
+        ValueKind.Float64 => WireType.Fixed64,
+        _ => WireType.LengthDelimited,
     };
 
     private static string ValueSize(ValueShape value, string x) => value.Kind switch
@@ -411,7 +432,8 @@ public sealed partial class CompactSchemaGenerator
         _ => $"{Values}.WriteRecord<{value.TypeName}>(ref writer, {x});",
     };
 
-    private static string ValueRead(ValueShape value, string r) => value.Kind switch
+    // A value read from r, within a value at depth (a record's own fields: the record's; a collection's elements: one more).
+    private static string ValueRead(ValueShape value, string r, string depth) => value.Kind switch
     {
         ValueKind.Bool => $"{Values}.ReadBool(ref {r})",
         ValueKind.Signed => $"({value.TypeName}){Values}.ReadSigned(ref {r}, {value.StorageType}.MinValue, {value.StorageType}.MaxValue)",
@@ -427,6 +449,6 @@ public sealed partial class CompactSchemaGenerator
         ValueKind.DateTime => $"{Values}.ReadDateTime(ref {r})",
         ValueKind.DateTimeOffset => $"{Values}.ReadDateTimeOffset(ref {r})",
         ValueKind.TimeSpan => $"global::System.TimeSpan.FromTicks({r}.ReadSigned())",
-        _ => $"{Values}.ReadRecord<{value.TypeName}>(ref {r}, limits, depth)",
+        _ => $"{Values}.ReadRecord<{value.TypeName}>(ref {r}, limits, {depth})",
     };
 }

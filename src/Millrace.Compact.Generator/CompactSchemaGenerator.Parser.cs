@@ -92,8 +92,11 @@ public sealed partial class CompactSchemaGenerator
                 continue;
             }
 
-            // Absent, a field that omits its default reads as that default: a member that can also be null would read null back as it.
-            if (omitDefault && (model.IsNullableValue || property.Type.NullableAnnotation == NullableAnnotation.Annotated))
+            // Absent, a field that omits its default reads as that default: a member that can also be null (annotated, or
+            // where nullable annotations are off) would read null back as it, and a record has no default to read.
+            if (omitDefault && (model.IsNullableValue
+                || (model.CanBeNull && property.Type.NullableAnnotation != NullableAnnotation.NotAnnotated)
+                || (model.Collection == CollectionKind.None && model.Value.Kind == ValueKind.Record)))
             {
                 diagnostics.Add(DiagnosticInfo.Create(DiagnosticDescriptors.OmitDefaultNullable, propertyLocation, type.Name, property.Name, property.Type.ToDisplayString()));
                 continue;

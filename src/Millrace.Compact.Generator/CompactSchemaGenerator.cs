@@ -55,6 +55,25 @@ public sealed partial class CompactSchemaGenerator : IIncrementalGenerator
 
         var mode = context.AnalyzerConfigOptionsProvider.Select(static (options, _) =>
             options.GlobalOptions.TryGetValue("build_property.MillraceCompactCompatibility", out var value) && Enum.TryParse<CompatibilityMode>(value, ignoreCase: true, out var parsed) ? parsed : CompatibilityMode.Full);
+        // A committed type that no type of the code has (by id or by name) was removed: reported at the file, once.
+        context.RegisterSourceOutput(committed.Combine(types.Collect()).Combine(mode), static (output, input) =>
+        {
+            var ((file, results), compatibility) = input;
+            if (file.Read(out _) is not { } committedTypes || results.Any(r => r.Model is null))
+            {
+                return;
+            }
+
+            foreach (var type in committedTypes.Where(t => !results.Any(r => r.Model!.TypeId == t.Id || r.Model.Name == t.Name)))
+            {
+                var change = SchemaEvolution.Removed(type, movedTo: null);
+                if (change.Breaks(compatibility))
+                {
+                    output.ReportDiagnostic(Diagnostic.Create(DiagnosticDescriptors.BreaksCommittedSchema, Location.Create(file.Path, default, default), type.Name, Path.GetFileName(file.Path), change.Path, change.Description));
+                }
+            }
+        });
+
         context.RegisterSourceOutput(types.Combine(committed.Collect()).Combine(mode), static (output, input) =>
         {
             if (input.Left.Left.Model is { } model)
@@ -92,7 +111,7 @@ public sealed partial class CompactSchemaGenerator : IIncrementalGenerator
             }
             else if (types.FirstOrDefault(t => t.Name == model.Name) is { } moved)
             {
-                changes.Add(new($"{model.Name} (type {model.TypeId})", $"type id changed from {moved.Id} to {model.TypeId}: each schema's readers refuse the other's frames", true, true));
+                changes.Add(SchemaEvolution.Removed(moved, model.TypeId));
             }
 
             foreach (var change in changes.Where(c => c.Breaks(mode)))
@@ -107,7 +126,7 @@ public sealed partial class CompactSchemaGenerator : IIncrementalGenerator
     {
         var type = new SchemaFileType(model.Name, model.TypeId)
         {
-            RetainsUnknownFields = model.UnknownFields is not null,
+            RetainsUnknownFields = model.UnknownFields is not null && model.Cases.Count == 0,
             Cases = model.Cases.Count > 0 ? [.. model.Cases.Select(c => new SchemaFileCase(c.Tag, c.SchemaType))] : null,
         };
         type.Fields.AddRange(model.Fields.Select(f => new SchemaFileField(

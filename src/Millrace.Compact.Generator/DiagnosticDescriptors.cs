@@ -73,8 +73,8 @@ internal static class DiagnosticDescriptors
 
     public static readonly DiagnosticDescriptor OmitDefaultNullable = new(
         "MRCMP009",
-        "OmitDefault applies to members that cannot be null",
-        "'{0}.{1}' has type '{2}' and OmitDefault: absent, the field reads as its default, so null could not be read back",
+        "OmitDefault applies to members that cannot be null and whose type has a default",
+        "'{0}.{1}' has type '{2}' and OmitDefault: absent, the field reads as its default, so null could not be read back, and a record or union has no default",
         Category,
         DiagnosticSeverity.Error,
         isEnabledByDefault: true);

@@ -652,7 +652,17 @@ public static class CompactJson
                 output.WriteNumberValue(number);
                 break;
             case CompactFieldKind.Decimal:
-                output.WriteNumberValue(CompactValues.ReadDecimal(ref reader));
+                var amount = CompactValues.ReadDecimal(ref reader);
+                if (amount == 0m && decimal.IsNegative(amount))
+                {
+                    // A negative zero is a value of its own (the spec keeps it); the platform prints it without its sign.
+                    output.WriteRawValue("-" + amount.ToString(CultureInfo.InvariantCulture));
+                }
+                else
+                {
+                    output.WriteNumberValue(amount);
+                }
+
                 break;
             case CompactFieldKind.String:
                 output.WriteStringValue(reader.ReadString(limits.MaxStringLength));
@@ -690,8 +700,7 @@ public static class CompactJson
         }
 
         var element = type.Element!;
-        var minimum = element.WireType switch { WireType.Fixed32 => 4, WireType.Fixed64 => 8, _ => 1 };
-        var count = reader.ReadCount(limits.MaxCollectionCount, type.Kind == CompactFieldKind.Map ? minimum + 1 : minimum);
+        var count = reader.ReadCount(limits.MaxCollectionCount, SchemaTypeText.MinimumElementSize(element.WireType, type.Kind == CompactFieldKind.Map));
         if (type.Kind == CompactFieldKind.List)
         {
             output.WriteStartArray();

@@ -23,15 +23,7 @@ public class ConformanceVectorsTests
         var schema = CompactSchemaSet.Parse(document["schema"]!.ToJsonString());
         var vector = Vectors().Single(v => v["name"]!.GetValue<string>() == name);
         var frame = Convert.FromHexString(vector["hex"]!.GetValue<string>());
-        var limits = vector["limits"] is { } given
-            ? new CompactLimits
-            {
-                MaxDepth = given["maxDepth"]?.GetValue<int>() ?? CompactLimitsConstants.MaxDepth,
-                MaxCollectionCount = given["maxCollectionCount"]?.GetValue<int>() ?? CompactLimitsConstants.MaxCollectionCount,
-                MaxStringLength = given["maxStringLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxStringLength,
-                MaxBodyLength = given["maxBodyLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxBodyLength,
-            }
-            : null;
+        var limits = LimitsOf(vector);
         if (vector["error"] is { } error)
         {
             var refused = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(schema, frame, limits));
@@ -63,7 +55,18 @@ public class ConformanceVectorsTests
         Assert.Contains($"{ran} of {ran} vectors agree", output, StringComparison.Ordinal);
     }
 
-    private static JsonNode Document() => JsonNode.Parse(File.ReadAllText(Path.Combine(Folder, "vectors-v1.json")))!;
+    /// <summary>A vector's limits: its <c>limits</c> member over the defaults; null when it has none.</summary>
+    internal static CompactLimits? LimitsOf(JsonNode vector) => vector["limits"] is { } given
+        ? new CompactLimits
+        {
+            MaxDepth = given["maxDepth"]?.GetValue<int>() ?? CompactLimitsConstants.MaxDepth,
+            MaxCollectionCount = given["maxCollectionCount"]?.GetValue<int>() ?? CompactLimitsConstants.MaxCollectionCount,
+            MaxStringLength = given["maxStringLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxStringLength,
+            MaxBodyLength = given["maxBodyLength"]?.GetValue<int>() ?? CompactLimitsConstants.MaxBodyLength,
+        }
+        : null;
 
-    private static IEnumerable<JsonNode> Vectors() => Document()["vectors"]!.AsArray().Select(v => v!);
+    internal static IEnumerable<JsonNode> Vectors() => Document()["vectors"]!.AsArray().Select(v => v!);
+
+    private static JsonNode Document() => JsonNode.Parse(File.ReadAllText(Path.Combine(Folder, "vectors-v1.json")))!;
 }

@@ -42,7 +42,7 @@ public class RepeatedFieldTests
         var typed = Assert.Throws<CompactFormatException>(() => CompactSerializer.Deserialize<TypedUser>(frame));
         var json = Assert.Throws<CompactFormatException>(() => CompactTestSupport.Decode(Schema, frame));
 
-        foreach (var (error, path) in new[] { (typed, "Metadata"), (json, "metadata.k") })
+        foreach (var (error, path) in new[] { (typed, "Metadata.k"), (json, "metadata.k") })
         {
             Assert.Equal((CompactErrorCodes.Repeated, second - 1 - 3, path), (error.Error.Code, (int)error.Error.ByteOffset!.Value, error.Path));
             Assert.StartsWith("The key 'k' appears twice in the map.", error.Error.Message, StringComparison.Ordinal);

@@ -55,6 +55,8 @@ public class CompactGeneratorTests
     [InlineData("public enum U : uint { A } [CompactSchema(1)] public partial class P { [Field(1, Encoding = Millrace.Compact.Wire.IntegerEncoding.TwosComplement)] public U X { get; set; } }", "MRCMP008")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public int? X { get; set; } }", "MRCMP009")]
     [InlineData("[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public string? X { get; set; } }", "MRCMP009")]
+    [InlineData("#nullable disable\n[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public string X { get; set; } }", "MRCMP009")]
+    [InlineData("[CompactSchema(1)] public partial class P { [Field(1, OmitDefault = true)] public Q X { get; set; } = new(); } [CompactSchema(2)] public partial class Q { }", "MRCMP009")]
     public void InvalidSchemas_AreCompileErrors(string declaration, string id)
     {
         var (generator, _) = Run(declaration);
@@ -126,5 +128,19 @@ public class CompactGeneratorTests
         var diagnostic = Assert.Single(generator);
         Assert.Equal("MRCMP011", diagnostic.Id);
         Assert.Contains("unknown member 'extra'", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ATypeTheCodeNoLongerHas_BreaksItsCommittedSchema_ReportedAtTheFile()
+    {
+        var committed = Committed.Replace("""{"name":"Circle","id":3,""", """{"name":"Gone","id":9,"fields":[]},{"name":"Circle","id":3,""", StringComparison.Ordinal);
+        var source = "using Millrace.Compact.Serialization;\nnamespace Probe;\n" + Code(Same);
+        var diagnostic = Assert.Single(GeneratorHarness.Run(new CompactSchemaGenerator(), source, [("probe.compact.json", committed)], new Dictionary<string, string>()).Generator);
+        Assert.Equal("MRCMP010", diagnostic.Id);
+        Assert.Equal("probe.compact.json", diagnostic.Location.GetLineSpan().Path);
+        Assert.Contains("Gone (type 9): type removed", diagnostic.GetMessage(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
+
+        // Old readers of new data are not broken by it.
+        Assert.Empty(GeneratorHarness.Run(new CompactSchemaGenerator(), source, [("probe.compact.json", committed)], new Dictionary<string, string> { ["MillraceCompactCompatibility"] = "forward" }).Generator);
     }
 }

@@ -302,7 +302,8 @@ class Reader:
         for i in range(count):
             try:
                 start, end = cursor.length_delimited()
-                records.append(self.read_record(Cursor(cursor.data, start, end), record, 0))
+                read = self.read_union if "cases" in record else self.read_record
+                records.append(read(Cursor(cursor.data, start, end), record, 0))
             except Refused as refused:
                 raise refused.within(f"[{i}]")
         if cursor.remaining():
@@ -338,10 +339,10 @@ class Reader:
                     kept += cursor.data[key_offset:cursor.pos]
                 continue
             name = field["name"]
+            if name in value:  # checked before the wire type: a field seen twice is refused as such, whatever its type
+                raise Refused("compact.repeated", key_offset, path=name)
             if wire != wire_of(field["type"]):
                 raise Refused("compact.type-changed", key_offset, path=name)
-            if name in value:
-                raise Refused("compact.repeated", key_offset, path=name)
             try:
                 value[name] = self.read_value(cursor, field["type"], field, depth + 1)
             except Refused as refused:
@@ -530,7 +531,8 @@ class Writer:
         record = self.types[type_name]
         header = bytes([1, 0x04 if isinstance(value, list) else 0x00]) + varint_bytes(record["id"])
         if isinstance(value, list):
-            records = (self.length_delimited(self.record(item, record)) for item in value)
+            write = self.union if "cases" in record else self.record
+            records = (self.length_delimited(write(item, record)) for item in value)
             return header + varint_bytes(len(value)) + b"".join(records)
         return header + (self.union(value, record) if "cases" in record else self.record(value, record))
 

@@ -117,6 +117,8 @@ public sealed class CompactSchemaSet
         return file;
     })];
 
+    // Builds the set, locating each error at its place in the file: a field's or case's type must name a type of the file
+    // (a case's, a record).
     private static CompactSchemaSet FromSchemaFile(List<SchemaFileType> types)
     {
         var set = new CompactSchemaSet();
@@ -130,7 +132,26 @@ public sealed class CompactSchemaSet
             }
             catch (ArgumentException exception)
             {
-                throw new FormatException($"{type.Path}: {exception.Message}", exception);
+                throw new FormatException($"{type.Path}: {exception.Message}{type.Position}", exception);
+            }
+        }
+
+        foreach (var type in types)
+        {
+            foreach (var field in type.Fields)
+            {
+                if (Innermost(set[type.Name].Fields.First(f => f.Index == field.Index).Type) is { Kind: CompactFieldKind.Record } record && !set._byName.ContainsKey(record.RecordName!))
+                {
+                    throw new FormatException($"{field.Path} ({type.Name}.{field.Name}): unknown type '{record.RecordName}'{field.Position}");
+                }
+            }
+
+            foreach (var union in type.Cases ?? [])
+            {
+                if (!set._byName.TryGetValue(union.Type, out var record) || record.IsUnion)
+                {
+                    throw new FormatException($"{type.Path}: case {union.Tag} names '{union.Type}', which is not a record type of the schema{type.Position}");
+                }
             }
         }
 
@@ -141,14 +162,19 @@ public sealed class CompactSchemaSet
         {
             try
             {
-                return new CompactField(field.Name, field.Index, CompactFieldType.Parse(field.Type, field.Encoding)) { OmitDefault = field.OmitDefault, IsRequired = field.Required };
+                var fieldType = CompactFieldType.Parse(field.Type, field.Encoding);
+                return field.OmitDefault && fieldType.Kind == CompactFieldKind.Record
+                    ? throw new FormatException("omitDefault applies to a field whose type has a default; a record or union has none.")
+                    : new CompactField(field.Name, field.Index, fieldType) { OmitDefault = field.OmitDefault, IsRequired = field.Required };
             }
             catch (FormatException exception)
             {
-                throw new FormatException($"{field.Path} ({type}.{field.Name}): {exception.Message}", exception);
+                throw new FormatException($"{field.Path} ({type}.{field.Name}): {exception.Message}{field.Position}", exception);
             }
         }
     }
+
+    private static CompactFieldType Innermost(CompactFieldType type) => type.Element is { } element ? Innermost(element) : type;
 
     /// <summary>Registers a type.</summary>
     /// <param name="type">The type.</param>

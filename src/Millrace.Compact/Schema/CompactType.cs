@@ -13,11 +13,17 @@ public sealed class CompactType
     /// <param name="id">The type's registry id.</param>
     /// <param name="fields">The fields.</param>
     /// <param name="reserved">Indices of removed fields, which no field may use again.</param>
-    /// <exception cref="ArgumentException">An index is non-positive, duplicated or reserved, or a name is duplicated.</exception>
+    /// <exception cref="ArgumentException">The name is not a type name, an index is non-positive, duplicated or reserved, or a
+    /// field's name is duplicated.</exception>
     public CompactType(string name, int id, IEnumerable<CompactField> fields, IEnumerable<int>? reserved = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
         ArgumentOutOfRangeException.ThrowIfNegative(id);
+        if (!SchemaTypeText.IsTypeName(name))
+        {
+            throw new ArgumentException($"'{name}' is not a type name: letters, digits, '_' and '.', and not a scalar's name (int32, string, ...).", nameof(name));
+        }
+
         ArgumentNullException.ThrowIfNull(fields);
         Name = name;
         Id = id;

@@ -47,7 +47,6 @@ public sealed record SchemaChange(string Path, string Description, bool BreaksBa
     }
 }
 
-
 /// <summary>
 /// The rules of docs/compact-format.md, Evolution, over two schema files: the comparison behind
 /// <c>CompactSchemaComparison</c> and the generator's check of a type against its committed schema.
@@ -66,13 +65,19 @@ internal static class SchemaEvolution
             var after = @new.FirstOrDefault(t => t.Id == id);
             switch (before, after)
             {
+                case (null, { } added) when oldIds(added.Name) is not null:
+                    // A type whose id moved: said once, at its old id.
+                    break;
                 case (null, { } added):
                     changes.Add(new($"{added.Name} (type {id})", "type added: readers with the old schema refuse its frames (an unknown type id)", false, true));
                     break;
                 case ({ } removed, null):
-                    changes.Add(new($"{removed.Name} (type {id})", newIds(removed.Name) is not { } moved
-                        ? "type removed: readers with the new schema refuse the frames written with it (an unknown type id)"
-                        : $"type id changed from {id} to {moved}: each schema's readers refuse the other's frames", true, newIds(removed.Name) is not null));
+                    changes.Add(Removed(removed, newIds(removed.Name)));
+                    break;
+                case ({ } matched, { } other) when matched.Name != other.Name && newIds(matched.Name) is { } moved:
+                    // The id now names another type: not a rename, since the old type lives on under another id.
+                    changes.Add(Removed(matched, moved));
+                    changes.Add(new($"{other.Name} (type {id})", $"type id {id}, {matched.Name}'s in the old schema, now names {other.Name}: each schema's readers misread the other's frames", true, true));
                     break;
                 case ({ } matched, { } other):
                     CompareType(matched, other, oldIds, newIds, changes);
@@ -82,6 +87,11 @@ internal static class SchemaEvolution
 
         return changes;
     }
+
+    /// <summary>The change of a type the new schema no longer has under its id: removed, or moved to another id.</summary>
+    public static SchemaChange Removed(SchemaFileType removed, int? movedTo) => movedTo is { } moved
+        ? new($"{removed.Name} (type {removed.Id})", $"type id changed from {removed.Id} to {moved}: each schema's readers refuse the other's frames", true, true)
+        : new($"{removed.Name} (type {removed.Id})", "type removed: readers with the new schema refuse the frames written with it (an unknown type id)", true, false);
 
     /// <summary>Gets a lookup of a schema's type ids by name.</summary>
     public static Func<string, int?> Ids(IReadOnlyList<SchemaFileType> types) => name => types.FirstOrDefault(t => t.Name == name)?.Id;
@@ -126,14 +136,20 @@ internal static class SchemaEvolution
                 case (null, { } added) when before.Reserved.Contains(index):
                     changes.Add(new(path, $"field {added.Name} added at an index the old schema reserves: data written before the index was reserved reads as this field", true, true));
                     break;
-                case (null, { Required: true } added):
+                case (null, { Required: true, OmitDefault: false } added):
                     changes.Add(new(path, $"required field {added.Name} ({added.Type}) added: readers with the new schema refuse old data, which lacks it", true, false));
                     break;
                 case (null, { } added):
                     changes.Add(new(path, $"field {added.Name} ({added.Type}) added: old readers skip it, new readers see it absent in old data", false, false));
                     break;
+                case ({ } removed, null) when !after.Reserved.Contains(index):
+                    changes.Add(new(path, $"field {removed.Name} removed without reserving its index: a later field could reuse it and misread old data; add {index} to reserved", true, true));
+                    break;
+                case ({ } removed, null) when removed.Required && !removed.OmitDefault:
+                    changes.Add(new(path, $"required field {removed.Name} removed (its index reserved): readers with the old schema refuse new data, which lacks it", false, true));
+                    break;
                 case ({ } removed, null):
-                    Retired(path, "field", removed.Name, index, after.Reserved.Contains(index), changes);
+                    changes.Add(new(path, $"field {removed.Name} removed and its index reserved", false, false));
                     break;
                 case ({ } field, { } same):
                     CompareField(path, field, same, oldIds, newIds, changes);
@@ -178,11 +194,6 @@ internal static class SchemaEvolution
         }
     }
 
-    private static void Retired(string path, string what, string name, int index, bool reserved, List<SchemaChange> changes) =>
-        changes.Add(reserved
-            ? new(path, $"{what} {name} removed and its index reserved", false, false)
-            : new(path, $"{what} {name} removed without reserving its index: a later {what} could reuse it and misread old data; add {index} to reserved", true, true));
-
     private static void Reservation(string path, int index, bool wasReserved, bool isReserved, List<SchemaChange> changes)
     {
         if (wasReserved && !isReserved)
@@ -207,11 +218,15 @@ internal static class SchemaEvolution
             changes.Add(change with { Path = path });
         }
 
+        // A required field that omits its default is never missing, so requiring it or not breaks no reader.
         if (field.Required != same.Required)
         {
-            changes.Add(same.Required
-                ? new(path, "now required: readers with the new schema refuse old data without it", true, false)
-                : new(path, "no longer required", false, false));
+            changes.Add((same.Required, same.OmitDefault && field.OmitDefault) switch
+            {
+                (_, true) => new(path, same.Required ? "now required (it omits its default, so it is never missing)" : "no longer required", false, false),
+                (true, false) => new(path, "now required: readers with the new schema refuse old data without it", true, false),
+                (false, false) => new(path, "no longer required: readers with the old schema refuse new data without it", false, true),
+            });
         }
 
         if (field.OmitDefault != same.OmitDefault)

@@ -23,6 +23,10 @@ internal sealed class SchemaFileType
     /// <summary>Gets where the type is in its file (<c>$.types[0]</c>), for errors; empty for a type not read from one.</summary>
     public string Path { get; set; } = string.Empty;
 
+    /// <summary>Gets the type's line and column in its file as an error ends with them (<c> (line 3, column 5)</c>); empty
+    /// for a type not read from one.</summary>
+    public string Position { get; set; } = string.Empty;
+
     public List<SchemaFileField> Fields { get; } = [];
 
     public List<int> Reserved { get; } = [];
@@ -37,6 +41,8 @@ internal sealed class SchemaFileType
 internal sealed record SchemaFileField(string Name, int Index, string Type, IntegerEncoding Encoding, bool OmitDefault, bool Required)
 {
     public string Path { get; init; } = string.Empty;
+
+    public string Position { get; init; } = string.Empty;
 }
 
 /// <summary>A union's case: the tag on the wire and the record type it holds.</summary>
@@ -67,7 +73,7 @@ internal static class SchemaFile
         var root = new JsonText(json).ReadDocument();
         var types = new List<SchemaFileType>();
         var position = 0;
-        foreach (var node in Member(root, "$", RootMembers, "types", required: true)!.Array("$.types"))
+        foreach (var node in new Members(root, "$", RootMembers).Required("types").Array("$.types"))
         {
             types.Add(ReadType(node, $"$.types[{position++}]"));
         }
@@ -77,10 +83,10 @@ internal static class SchemaFile
 
     private static SchemaFileType ReadType(Node node, string path)
     {
-        var name = Member(node, path, TypeMembers, "name", required: true)!.String(path + ".name");
-        var type = new SchemaFileType(name, Member(node, path, TypeMembers, "id", required: true)!.Int32(path + ".id")) { Path = path };
-        var fields = Member(node, path, TypeMembers, "fields", required: false);
-        var cases = Member(node, path, TypeMembers, "cases", required: false);
+        var members = new Members(node, path, TypeMembers);
+        var type = new SchemaFileType(members.Required("name").String(path + ".name"), members.Required("id").Int32(path + ".id")) { Path = path, Position = node.Position };
+        var fields = members.Optional("fields");
+        var cases = members.Optional("cases");
         if ((fields is null) == (cases is null))
         {
             throw node.Error(path, "a type has either fields (a record) or cases (a union)");
@@ -90,14 +96,14 @@ internal static class SchemaFile
         foreach (var field in fields?.Array(path + ".fields") ?? [])
         {
             var fieldPath = $"{path}.fields[{position++}]";
-            Member(field, fieldPath, FieldMembers, null, required: false);
+            var of = new Members(field, fieldPath, FieldMembers);
             type.Fields.Add(new SchemaFileField(
-                Member(field, fieldPath, FieldMembers, "name", required: true)!.String(fieldPath + ".name"),
-                Member(field, fieldPath, FieldMembers, "index", required: true)!.Int32(fieldPath + ".index"),
-                Member(field, fieldPath, FieldMembers, "type", required: true)!.String(fieldPath + ".type"),
-                Member(field, fieldPath, FieldMembers, "encoding", required: false) is { } encoding ? ParseEncoding(encoding, fieldPath + ".encoding") : IntegerEncoding.ZigZag,
-                Member(field, fieldPath, FieldMembers, "omitDefault", required: false)?.Bool(fieldPath + ".omitDefault") ?? false,
-                Member(field, fieldPath, FieldMembers, "required", required: false)?.Bool(fieldPath + ".required") ?? false) { Path = fieldPath });
+                of.Required("name").String(fieldPath + ".name"),
+                of.Required("index").Int32(fieldPath + ".index"),
+                of.Required("type").String(fieldPath + ".type"),
+                of.Optional("encoding") is { } encoding ? ParseEncoding(encoding, fieldPath + ".encoding") : IntegerEncoding.ZigZag,
+                of.Optional("omitDefault")?.Bool(fieldPath + ".omitDefault") ?? false,
+                of.Optional("required")?.Bool(fieldPath + ".required") ?? false) { Path = fieldPath, Position = field.Position });
         }
 
         if (cases is not null)
@@ -107,19 +113,18 @@ internal static class SchemaFile
             foreach (var union in cases.Array(path + ".cases"))
             {
                 var casePath = $"{path}.cases[{position++}]";
-                type.Cases.Add(new SchemaFileCase(
-                    Member(union, casePath, CaseMembers, "tag", required: true)!.Int32(casePath + ".tag"),
-                    Member(union, casePath, CaseMembers, "type", required: true)!.String(casePath + ".type")));
+                var of = new Members(union, casePath, CaseMembers);
+                type.Cases.Add(new SchemaFileCase(of.Required("tag").Int32(casePath + ".tag"), of.Required("type").String(casePath + ".type")));
             }
         }
 
         position = 0;
-        foreach (var index in Member(node, path, TypeMembers, "reserved", required: false)?.Array(path + ".reserved") ?? [])
+        foreach (var index in members.Optional("reserved")?.Array(path + ".reserved") ?? [])
         {
             type.Reserved.Add(index.Int32($"{path}.reserved[{position++}]"));
         }
 
-        if (Member(node, path, TypeMembers, "unknownFields", required: false) is { } unknown)
+        if (members.Optional("unknownFields") is { } unknown)
         {
             type.RetainsUnknownFields = unknown.String(path + ".unknownFields") switch
             {
@@ -139,41 +144,40 @@ internal static class SchemaFile
         _ => throw node.Error(path, "expected \"zigzag\" or \"twos-complement\""),
     };
 
-    // Checks the object's members against those allowed (once per object: the first call), then finds one.
-    private static Node? Member(Node node, string path, string[] allowed, string? name, bool required)
+    /// <summary>An object's members, checked against those it may have: an unknown one, or one given a second time (located
+    /// at the second), is refused.</summary>
+    private sealed class Members
     {
-        if (node.Members is null)
-        {
-            throw node.Error(path, $"expected an object, not {node.Describe()}");
-        }
+        private readonly Node _node;
+        private readonly string _path;
 
-        if (!node.Checked)
+        public Members(Node node, string path, string[] allowed)
         {
-            foreach (var member in node.Members)
+            if (node.Members is null)
             {
-                if (Array.IndexOf(allowed, member.Name) < 0)
+                throw node.Error(path, $"expected an object, not {node.Describe()}");
+            }
+
+            for (var i = 0; i < node.Members.Count; i++)
+            {
+                var (name, value) = node.Members[i];
+                if (Array.IndexOf(allowed, name) < 0)
                 {
-                    throw member.Value.Error(path, $"unknown member '{member.Name}'; the members here are {string.Join(", ", allowed)}");
+                    throw value.Error(path, $"unknown member '{name}'; the members here are {string.Join(", ", allowed)}");
                 }
 
-                if (node.Members.Count(m => m.Name == member.Name) > 1)
+                if (node.Members.Take(i).Any(m => m.Name == name))
                 {
-                    throw member.Value.Error(path, $"the member '{member.Name}' is given twice");
+                    throw value.Error(path, $"the member '{name}' is given twice");
                 }
             }
 
-            node.Checked = true;
+            (_node, _path) = (node, path);
         }
 
-        foreach (var member in node.Members)
-        {
-            if (member.Name == name)
-            {
-                return member.Value;
-            }
-        }
+        public Node Required(string name) => Optional(name) ?? throw _node.Error(_path, $"the member '{name}' is missing");
 
-        return required && name is not null ? throw node.Error(path, $"the member '{name}' is missing") : null;
+        public Node? Optional(string name) => _node.Members!.FirstOrDefault(m => m.Name == name).Value;
     }
 
     /// <summary>Writes types as a schema file: two-space indentation, a field or case a line, optional members only when set.</summary>
@@ -268,8 +272,6 @@ internal static class SchemaFile
 
         public List<(string Name, Node Value)>? Members { get; init; }
 
-        public bool Checked { get; set; }
-
         public string Describe() => Members is not null ? "an object" : Items is not null ? "an array" : IsString ? "a string" : Boolean is not null ? "a boolean" : Text is null ? "null" : "a number";
 
         public string String(string path) => IsString ? Text! : throw Error(path, $"expected a string, not {Describe()}");
@@ -283,7 +285,10 @@ internal static class SchemaFile
                 ? value
                 : throw Error(path, $"expected an integer from {int.MinValue} to {int.MaxValue}, not {(IsString || Text is null ? Describe() : Text)}");
 
-        public FormatException Error(string path, string message) => JsonText.Error(text, start, $"{path}: {message}");
+        /// <summary>Gets where the value starts, as an error says it: <c> (line 3, column 5)</c>.</summary>
+        public string Position => JsonText.Position(text, start);
+
+        public FormatException Error(string path, string message) => new($"{path}: {message}{Position}");
     }
 
     /// <summary>A JSON text (RFC 8259) read into nodes; strict: no comments, no trailing commas, no member given twice.</summary>
@@ -298,7 +303,9 @@ internal static class SchemaFile
             return _position == text.Length ? value : throw Error(text, _position, "the JSON text goes on after its value");
         }
 
-        public static FormatException Error(string text, int position, string message)
+        public static FormatException Error(string text, int position, string message) => new($"{message}{Position(text, position)}");
+
+        public static string Position(string text, int position)
         {
             var line = 1;
             var column = 1;
@@ -307,7 +314,7 @@ internal static class SchemaFile
                 (line, column) = text[i] == '\n' ? (line + 1, 1) : (line, column + 1);
             }
 
-            return new FormatException($"{message} (line {line.ToString(CultureInfo.InvariantCulture)}, column {column.ToString(CultureInfo.InvariantCulture)})");
+            return $" (line {line.ToString(CultureInfo.InvariantCulture)}, column {column.ToString(CultureInfo.InvariantCulture)})";
         }
 
         private Node ReadValue(int depth)

@@ -44,7 +44,7 @@ internal static class SchemaTypeText
 
         if (kind == CompactFieldKind.Record)
         {
-            if (type.Length == 0 || !type.All(c => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '_' or '.'))
+            if (type.Length == 0 || !type.All(IsNameCharacter))
             {
                 throw new FormatException($"'{text}' is not a type: expected a scalar, list<T>, map<string,T> or a type name.");
             }
@@ -54,6 +54,16 @@ internal static class SchemaTypeText
 
         return kind;
     }
+
+    /// <summary>Whether a type's name can be written in a field's type: letters, digits, <c>_</c> and <c>.</c>, and not a scalar's name.</summary>
+    public static bool IsTypeName(string name) => name.Length > 0 && name.All(IsNameCharacter) && Parse(name, out _) == CompactFieldKind.Record;
+
+    private static bool IsNameCharacter(char c) => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '_' or '.';
+
+    /// <summary>The fewest bytes an element of a list or map takes, for checking a count against the bytes that remain:
+    /// its value's (4 for a Fixed32, 8 for a Fixed64, else 1), and a map key's length byte.</summary>
+    public static int MinimumElementSize(WireType element, bool isMap) =>
+        (element switch { WireType.Fixed32 => 4, WireType.Fixed64 => 8, _ => 1 }) + (isMap ? 1 : 0);
 
     /// <summary>Gets the wire type a kind is written with.</summary>
     public static WireType WireTypeOf(CompactFieldKind kind) => kind switch

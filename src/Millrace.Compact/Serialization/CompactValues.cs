@@ -307,6 +307,15 @@ public static class CompactValues
         exception.PrependPath(segment);
     }
 
+    /// <summary>Adds a list element's index to an error's path as it passes up; used by generated code.</summary>
+    /// <param name="exception">The error.</param>
+    /// <param name="index">The element's index.</param>
+    public static void AddPath(CompactFormatException exception, int index)
+    {
+        ArgumentNullException.ThrowIfNull(exception);
+        exception.PrependPath(index);
+    }
+
     [DoesNotReturn]
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowOutOfRange<T>(T value, int offset) =>

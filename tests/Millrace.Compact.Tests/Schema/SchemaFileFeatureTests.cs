@@ -174,9 +174,24 @@ public class SchemaFileFeatureTests
         { "record became a union", """{"name":"C","id":4,"fields":[]}""", """{"name":"C","id":4,"cases":[{"tag":1,"type":"A"}]}""", true, true },
         { "required field added", """{"name":"x","index":1,"type":"int32"}""", """{"name":"x","index":1,"type":"int32"},{"name":"y","index":2,"type":"string","required":true}""", true, false },
         { "field made required", """{"name":"x","index":1,"type":"int32"}""", """{"name":"x","index":1,"type":"int32","required":true}""", true, false },
+        { "required field added that omits its default", """{"name":"x","index":1,"type":"int32"}""", """{"name":"x","index":1,"type":"int32"},{"name":"y","index":2,"type":"string","required":true,"omitDefault":true}""", false, false },
         { "omitDefault turned on", """{"name":"x","index":1,"type":"int32"}""", """{"name":"x","index":1,"type":"int32","omitDefault":true}""", false, true },
         { "unknown fields kept", "\"fields\":[{\"name\":\"x\",\"index\":1,\"type\":\"int32\"}]", "\"fields\":[{\"name\":\"x\",\"index\":1,\"type\":\"int32\"}],\"unknownFields\":\"retain\"", false, false },
     };
+
+    [Theory]
+    [InlineData("a required field removed, its index reserved", """{"name":"x","index":1,"type":"int32","required":true}],"reserved":[2]""", """],"reserved":[1,2]""", false, true)]
+    [InlineData("a required field made optional", """{"name":"x","index":1,"type":"int32","required":true}""", """{"name":"x","index":1,"type":"int32"}""", false, true)]
+    [InlineData("a type's id moved and another type given the old one", """{"name":"A","id":2,"fields":[]},{"name":"B","id":3""", """{"name":"A","id":3,"fields":[]},{"name":"B","id":2""", true, true)]
+    public void RequiredFieldsAndMovedIds_BreakTheReadersTheyBreak(string what, string before, string after, bool backward, bool forward)
+    {
+        const string Old = """{"types":[{"name":"A","id":2,"fields":[]},{"name":"B","id":3,"fields":[{"name":"x","index":1,"type":"int32","required":true}],"reserved":[2]}]}""";
+        var changed = Old.Replace(before, after, StringComparison.Ordinal);
+        Assert.NotEqual(Old, changed);
+        var changes = CompactSchemaComparison.Compare(CompactSchemaSet.Parse(Old), CompactSchemaSet.Parse(changed));
+        Assert.True((backward, forward) == (changes.Any(c => c.BreaksBackward), changes.Any(c => c.BreaksForward)), $"{what}: {string.Join("; ", changes)}");
+        Assert.DoesNotContain(changes, c => c.Description.StartsWith("type renamed", StringComparison.Ordinal));
+    }
 
     [Theory]
     [MemberData(nameof(Changes))]
