@@ -216,6 +216,10 @@ public sealed class WorldCommandsTests : IDisposable
 
         await watcher;
         Assert.InRange(pruned, 1, 39);
+
+        // The line counts the regions that ended, every one pruned among them, whether or not its result was printed.
+        var ended = int.Parse(System.Text.RegularExpressions.Regex.Match(run.Error, "stopped after ([0-9]+) of 40 region files").Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+        Assert.InRange(ended, pruned, 40);
     }
 
     [Fact]
@@ -236,6 +240,17 @@ public sealed class WorldCommandsTests : IDisposable
             Assert.Equal(ExitCodes.BadInput, run.ExitCode);
             Assert.Contains("level.dat: io.open: It is a device, pipe or socket", run.Error, StringComparison.Ordinal);
         }
+    }
+
+    [Fact]
+    public async Task ALevelDatThatIsNotNbt_IsNamedInTheError_NotItsFolder()
+    {
+        var folder = Path.Combine(_world.FullName, "garbled");
+        Directory.CreateDirectory(folder);
+        await File.WriteAllBytesAsync(Path.Combine(folder, "level.dat"), [0x0A, 0x00]);
+        var run = await Run("world", "info", folder);
+        Assert.Equal(ExitCodes.BadInput, run.ExitCode);
+        Assert.StartsWith($"millrace: {Path.Combine(folder, "level.dat")}: nbt.", Assert.Single(Failures(run)), StringComparison.Ordinal);
     }
 
     [Theory]

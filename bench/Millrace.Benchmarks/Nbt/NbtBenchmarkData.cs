@@ -9,8 +9,11 @@ internal static class NbtBenchmarkData
     /// <summary>The shape of Minecraft's player file that simdnbt publishes its throughput for.</summary>
     public const string ComplexPlayer = "complex_player";
 
-    /// <summary>Gets the shapes to run: the seed's, ours and simdnbt's file.</summary>
-    public static IReadOnlyList<string> Shapes => ["simple", "complex", "deep", "large-array", "bigtest", "player", "items", ComplexPlayer];
+    /// <summary>A server's file whose strings are full of <c>§</c> colour codes: text that is not ASCII.</summary>
+    public const string Hypixel = "hypixel";
+
+    /// <summary>Gets the shapes to run: the seed's, ours, simdnbt's file and one of text that is not ASCII.</summary>
+    public static IReadOnlyList<string> Shapes => ["simple", "complex", "deep", "large-array", "bigtest", "player", "items", ComplexPlayer, Hypixel];
 
     /// <summary>
     /// Gets the path of <c>complex_player.dat</c>, simdnbt's (MIT), read in place from <c>../shared/data/nbt-real</c>, whose
@@ -21,6 +24,7 @@ internal static class NbtBenchmarkData
     public static NbtDocument Create(string shape) => shape switch
     {
         ComplexPlayer => NbtFile.Read(File.ReadAllBytes(ComplexPlayerPath)).Document,
+        Hypixel => NbtFile.Read(File.ReadAllBytes(Path.Combine(BenchmarkFiles.SharedData("nbt-real"), Hypixel + ".nbt"))).Document,
         "simple" => new NbtDocument("simple", Simple()),
         "complex" => new NbtDocument("complex", Complex()),
         "deep" => new NbtDocument("deep", Deep(20)),

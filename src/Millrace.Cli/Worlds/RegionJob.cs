@@ -56,12 +56,21 @@ internal sealed class RegionJob(CliConsole console, int parallel, string activit
             Metrics = false,
             Progress = new() { Interval = display.Interval, Total = regions.Count, OnProgress = progress => display.Report(progress) },
         };
-        var (done, failures) = (0, 0);
+        // Regions are reported in order, so when the run is cut short some that ended (a prune's written) may not be
+        // reported yet: the line counts what ended, not what was printed.
+        var (done, failures, ended) = (0, 0, 0);
+        async ValueTask<T> Counted(string region, CancellationToken token)
+        {
+            var value = await work(region, token);
+            Interlocked.Increment(ref ended);
+            return value;
+        }
+
         try
         {
             await display.RunAsync(regions.Count, async () =>
             {
-                await foreach (var result in regions.SelectParallelResultsStreamAsync(work, options, cancellationToken))
+                await foreach (var result in regions.SelectParallelResultsStreamAsync(Counted, options, cancellationToken))
                 {
                     var region = regions[(int)result.Index];
                     if (result.Result.TryGetValue(out var value))
@@ -83,7 +92,7 @@ internal sealed class RegionJob(CliConsole console, int parallel, string activit
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-            await console.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"millrace: cancelled: {activity} stopped after {done} of {regions.Count} region files"));
+            await console.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"millrace: cancelled: {activity} stopped after {Volatile.Read(ref ended)} of {regions.Count} region files ({done} reported)"));
             return ExitCodes.Interrupted;
         }
 

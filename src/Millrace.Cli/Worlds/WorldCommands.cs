@@ -442,7 +442,8 @@ internal static class WorldCommands
         }
         catch (Exception exception) when (CliErrors.From(exception) is not null)
         {
-            console.Report(path, exception);
+            // A folder without level.dat is the folder's fault; anything wrong with level.dat itself is named by it.
+            console.Report(exception is FileNotFoundException ? path : levelDat, exception);
             return null;
         }
     }

@@ -16,6 +16,11 @@ public static class ModifiedUtf8
     /// <returns>The byte count.</returns>
     public static int GetByteCount(ReadOnlySpan<char> text)
     {
+        if (IsPlainUtf8(text))
+        {
+            return Encoding.UTF8.GetByteCount(text);
+        }
+
         var count = text.Length;
         foreach (var c in text)
         {
@@ -34,6 +39,11 @@ public static class ModifiedUtf8
     /// <returns>The bytes written.</returns>
     public static int Encode(ReadOnlySpan<char> text, Span<byte> destination)
     {
+        if (IsPlainUtf8(text))
+        {
+            return Encoding.UTF8.GetBytes(text, destination);
+        }
+
         var written = 0;
         foreach (var c in text)
         {
@@ -57,6 +67,13 @@ public static class ModifiedUtf8
         return written;
     }
 
+    private static readonly System.Buffers.SearchValues<byte> Divergent = System.Buffers.SearchValues.Create([0xC0, 0xC1, 0xE0, 0xED, .. Enumerable.Range(0xF0, 16).Select(b => (byte)b)]);
+
+    // Modified UTF-8 differs from UTF-8 only in U+0000 (C0 80, not 00) and in characters outside the BMP (two 3-byte
+    // surrogates, not one 4-byte sequence): text with neither, most text with colour codes or accents, is the same bytes in
+    // both, and the platform's UTF-8 transcoder is vectorized where the loops below take a character at a time.
+    private static bool IsPlainUtf8(ReadOnlySpan<char> text) => !text.Contains('\0') && !text.ContainsAnyInRange('\uD800', '\uDFFF');
+
     /// <summary>Decodes Modified UTF-8 bytes. Like Java's <c>readUTF</c>, it also accepts a raw zero byte as U+0000.</summary>
     /// <param name="bytes">The bytes.</param>
     /// <param name="text">The text, when the bytes are well formed.</param>
@@ -73,6 +90,17 @@ public static class ModifiedUtf8
         }
 
         var chars = bytes.Length <= 512 ? stackalloc char[bytes.Length] : new char[bytes.Length];
+
+        // Without the lead bytes where the two decoders differ (C0 and C1, overlong two-byte forms Java reads; E0, overlong
+        // three-byte ones; ED, surrogates; F0 and up, four-byte sequences Modified UTF-8 has not), well-formed UTF-8 is
+        // read the same by both, and the platform's decoder is vectorized. Bytes it refuses go the long way, for the index.
+        if (!bytes.ContainsAny(Divergent)
+            && System.Text.Unicode.Utf8.ToUtf16(bytes, chars, out _, out var decoded, replaceInvalidSequences: false) == System.Buffers.OperationStatus.Done)
+        {
+            text = new string(chars[..decoded]);
+            return true;
+        }
+
         var count = 0;
         for (var i = 0; i < bytes.Length;)
         {

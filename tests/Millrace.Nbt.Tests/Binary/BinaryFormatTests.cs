@@ -1,4 +1,5 @@
 using System.Buffers;
+using Millrace.Nbt.Binary;
 using Millrace.Nbt.Tags;
 
 namespace Millrace.Nbt.Tests.Binary;
@@ -151,6 +152,77 @@ public class BinaryFormatTests
 
         static byte[] Length(int length, NbtFormat format) =>
             format == NbtFormat.Java ? [(byte)(length >> 8), (byte)length] : [(byte)length, (byte)(length >> 8)];
+    }
+
+    // The encoder and decoder take the platform's UTF-8 transcoder for text the two encodings write alike, and their own
+    // loops for the rest: random text of every kind (U+0000, surrogate pairs, lone surrogates, each range of lengths) must
+    // encode as Java's writeUTF does and read back; random bytes must be read, or refused at the same byte, as Java's
+    // readUTF reads them.
+    [Fact]
+    public void ModifiedUtf8_RandomTextAndBytes_AgreeWithJavasCodec()
+    {
+        var random = new Random(45);
+        string[] pools = ["abc", "\u00e9\u00a7\u00fc", "\u4e2d\u6587\uffff", "\0", "\uD83D\uDE00", "\uD800", "\uDC00"];
+        for (var round = 0; round < 2_000; round++)
+        {
+            var text = new System.Text.StringBuilder();
+            var kinds = pools.Where(_ => random.Next(3) == 0).DefaultIfEmpty("x").ToArray();
+            for (var length = random.Next(0, 300); text.Length < length;)
+            {
+                var pool = kinds[random.Next(kinds.Length)];
+                text.Append(pool.Length == 2 && char.IsHighSurrogate(pool[0]) ? pool : pool[random.Next(pool.Length)].ToString());
+            }
+
+            var expected = ReferenceModifiedUtf8(text.ToString());
+            var encoded = new byte[ModifiedUtf8.GetByteCount(text.ToString())];
+            Assert.Equal(expected.Length, encoded.Length);
+            Assert.Equal(expected.Length, ModifiedUtf8.Encode(text.ToString(), encoded));
+            Assert.Equal(expected, encoded);
+            Assert.True(ModifiedUtf8.TryDecode(encoded, out var back, out _));
+            Assert.Equal(text.ToString(), back);
+
+            // The same bytes with a few changed: read as readUTF reads them, or refused where it refuses.
+            for (var changes = random.Next(1, 4); changes > 0 && encoded.Length > 0; changes--)
+            {
+                encoded[random.Next(encoded.Length)] = (byte)random.Next(256);
+            }
+
+            var ok = ModifiedUtf8.TryDecode(encoded, out var read, out var errorIndex);
+            var (referenceOk, referenceText, referenceIndex) = ReferenceReadUtf(encoded);
+            Assert.Equal((referenceOk, referenceText, referenceIndex), (ok, ok ? read : string.Empty, ok ? -1 : errorIndex));
+        }
+    }
+
+    // Java's DataInput.readUTF, unit by unit: one byte below 0x80, 110xxxxx 10xxxxxx, 1110xxxx 10xxxxxx 10xxxxxx, the
+    // bits taken as they are (overlong forms and surrogates included); anything else refused at its first byte.
+    private static (bool Ok, string Text, int ErrorIndex) ReferenceReadUtf(byte[] bytes)
+    {
+        var text = new System.Text.StringBuilder();
+        for (var i = 0; i < bytes.Length;)
+        {
+            int b = bytes[i];
+            if (b < 0x80)
+            {
+                text.Append((char)b);
+                i++;
+            }
+            else if (b >> 5 == 0b110 && i + 1 < bytes.Length && bytes[i + 1] >> 6 == 0b10)
+            {
+                text.Append((char)(((b & 0x1F) << 6) | (bytes[i + 1] & 0x3F)));
+                i += 2;
+            }
+            else if (b >> 4 == 0b1110 && i + 2 < bytes.Length && bytes[i + 1] >> 6 == 0b10 && bytes[i + 2] >> 6 == 0b10)
+            {
+                text.Append((char)(((b & 0x0F) << 12) | ((bytes[i + 1] & 0x3F) << 6) | (bytes[i + 2] & 0x3F)));
+                i += 3;
+            }
+            else
+            {
+                return (false, string.Empty, i);
+            }
+        }
+
+        return (true, text.ToString(), -1);
     }
 
     // Modified UTF-8 char by char, as Java's writeUTF does: U+0000 in two bytes, every UTF-16 unit (a surrogate too) on

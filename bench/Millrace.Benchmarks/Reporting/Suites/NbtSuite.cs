@@ -18,7 +18,7 @@ internal static class NbtSuite
     private static IReadOnlyList<string> Shapes => NbtBenchmarkData.Shapes;
 
     // Rates of whole files, in MiB/s as simdnbt publishes them: its README's figures for complex_player.dat.
-    private static readonly string[] RateShapes = ["bigtest", "player", "items", NbtBenchmarkData.ComplexPlayer];
+    private static readonly string[] RateShapes = ["bigtest", "player", "items", NbtBenchmarkData.ComplexPlayer, NbtBenchmarkData.Hypixel];
     private static readonly Lazy<Dictionary<string, (int Bytes, long Retained)>> Sizes = new(MeasureSizes);
 
     public static BenchmarkSuite Create() => new()
