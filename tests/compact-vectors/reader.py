@@ -100,8 +100,9 @@ class Cursor:
         raise Refused("compact.bad-encoding", start)
 
     def take(self, count):
+        # A fixed-width value cut short is refused at its first byte, as a cut varint is.
         if count > self.remaining():
-            raise Refused("compact.truncated", self.end)
+            raise Refused("compact.truncated", self.pos)
         chunk = self.data[self.pos:self.pos + count]
         self.pos += count
         return chunk
