@@ -173,12 +173,12 @@ public sealed partial class CompactSchemaGenerator
     private static string AbsentCheck(FieldModel field, int i, string target, bool setsAsRead)
     {
         var absent = $"(__seen{i / 64} & (1UL << {i % 64})) == 0";
-        if (field.OmitDefault && DefaultValue(field) is { } value)
+        if (field.OmitDefault)
         {
             return $$"""
                 if ({{absent}})
                 {
-                    {{target}} = {{value}};{{(setsAsRead ? string.Empty : $" __has{i} = true;")}}
+                    {{target}} = {{DefaultValue(field)}};{{(setsAsRead ? string.Empty : $" __has{i} = true;")}}
                 }
                 """;
         }
@@ -191,15 +191,14 @@ public sealed partial class CompactSchemaGenerator
             """;
     }
 
-    // The value whose encoding is all zeros or empty, as a C# expression; none for a record, which has no default.
-    private static string? DefaultValue(FieldModel field) => field.Collection switch
+    // The value whose encoding is all zeros or empty, as a C# expression (a record has none: MRCMP009 refuses OmitDefault on one).
+    private static string DefaultValue(FieldModel field) => field.Collection switch
     {
         CollectionKind.Array => $"global::System.Array.Empty<{field.Value.TypeName}>()",
         CollectionKind.List => $"new global::System.Collections.Generic.List<{field.Value.TypeName}>()",
         CollectionKind.Map => $"new global::System.Collections.Generic.Dictionary<string, {field.Value.TypeName}>()",
         _ => field.Value.Kind switch
         {
-            ValueKind.Record => null,
             ValueKind.String => "\"\"",
             ValueKind.Bytes => "global::System.Array.Empty<byte>()",
             ValueKind.DateTime => "global::System.DateTime.UnixEpoch",
@@ -357,7 +356,6 @@ public sealed partial class CompactSchemaGenerator
                 _ => field.Value.Kind switch
                 {
                     ValueKind.String or ValueKind.Bytes or ValueKind.Memory => value + ".Length > 0",
-                    ValueKind.Record => "true",
 
                     // The default is the value whose encoding is all zeros: +0.0 but not -0.0, 0m but not 0.00m or -0m, the epoch.
                     ValueKind.Float32 => $"global::System.BitConverter.SingleToUInt32Bits({value}) != 0",

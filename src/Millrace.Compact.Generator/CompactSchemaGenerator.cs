@@ -140,21 +140,43 @@ public sealed partial class CompactSchemaGenerator : IIncrementalGenerator
         return type;
     }
 
-    /// <summary>A committed schema file: its path and text, compared as values so the pipeline caches it.</summary>
-    private sealed record CommittedSchema(string Path, string Text)
+    /// <summary>
+    /// A committed schema file: its path and text, compared as values so the pipeline caches it, and read once however many
+    /// types are checked against it (the pipeline hands every output the same instance).
+    /// </summary>
+    private sealed class CommittedSchema(string path, string text) : IEquatable<CommittedSchema>
     {
+        private Parsed? _parsed;
+
+        public string Path => path;
+
         public List<SchemaFileType>? Read(out string error)
+        {
+            var parsed = _parsed ??= Parse(text);
+            error = parsed.Error;
+            return parsed.Types;
+        }
+
+        public bool Equals(CommittedSchema? other) => other is not null && other.Path == path && other.Text == text;
+
+        public override bool Equals(object? obj) => Equals(obj as CommittedSchema);
+
+        public override int GetHashCode() => (path, text).GetHashCode();
+
+        private string Text => text;
+
+        private static Parsed Parse(string text)
         {
             try
             {
-                error = string.Empty;
-                return SchemaFile.Read(Text);
+                return new Parsed(SchemaFile.Read(text), string.Empty);
             }
             catch (FormatException exception)
             {
-                error = exception.Message;
-                return null;
+                return new Parsed(null, exception.Message);
             }
         }
+
+        private sealed record Parsed(List<SchemaFileType>? Types, string Error);
     }
 }

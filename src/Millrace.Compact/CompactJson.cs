@@ -188,26 +188,26 @@ public static class CompactJson
         for (var position = 0; position < values.Length; position++)
         {
             var field = type.Fields[position];
-            try
+            if (values[position].ValueKind is JsonValueKind.Undefined or JsonValueKind.Null)
             {
-                if (values[position].ValueKind is JsonValueKind.Undefined or JsonValueKind.Null)
+                if (field.IsRequired && !field.OmitDefault)
                 {
-                    if (field.IsRequired && !field.OmitDefault)
-                    {
-                        throw new CompactFormatException(CompactErrorCodes.MissingField, $"The required field '{field.Name}' (index {field.Index}) is missing.", 0);
-                    }
-
-                    continue;
+                    throw CompactValues.MissingField(field.Name, field.Index, 0);
                 }
 
-                if (field.OmitDefault && !IsRecord(field.Type))
+                continue;
+            }
+
+            try
+            {
+                if (field.OmitDefault)
                 {
                     // The value is encoded aside first: it is left out when its encoding is the default's.
                     using var value = new PooledBufferWriter();
                     var aside = new CompactWriter(value);
                     EncodeValue(ref aside, field.Type, values[position]);
                     aside.Flush();
-                    if (!IsDefaultEncoding(field.Type, value.WrittenSpan))
+                    if (!value.WrittenSpan.SequenceEqual(DefaultEncoding(field.Type)))
                     {
                         writer.WriteKey(field.Index, field.Type.WireType);
                         writer.WriteRaw(value.WrittenSpan);
@@ -264,28 +264,16 @@ public static class CompactJson
         return bytes;
     }
 
-    // A value is its type's default when its encoding is all zeros or empty (docs/compact-format.md, Defaults): varint 0,
-    // fixed bits all 0 (+0.0 only), no bytes of text, 16 zero bytes of a decimal or guid, no elements.
-    private static bool IsDefaultEncoding(CompactFieldType type, ReadOnlySpan<byte> value) => type.Kind switch
-    {
-        CompactFieldKind.Decimal or CompactFieldKind.Guid => value.Length == 17 && !value[1..].ContainsAnyExcept((byte)0),
-        CompactFieldKind.List or CompactFieldKind.Map => value.SequenceEqual(EmptyCollection),
-        _ => !value.ContainsAnyExcept((byte)0),
-    };
-
-    private static ReadOnlySpan<byte> EmptyCollection => [1, 0];
-
-    // The encoding of a type's default, which a reader reads for an absent field that omits its default.
+    // The encoding of a type's default (docs/compact-format.md, Defaults): all zeros or empty. A writer leaves out a value
+    // so encoded, and a reader reads it for an absent field that omits its default.
     private static ReadOnlySpan<byte> DefaultEncoding(CompactFieldType type) => type.Kind switch
     {
         CompactFieldKind.Decimal or CompactFieldKind.Guid => [16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        CompactFieldKind.List or CompactFieldKind.Map => EmptyCollection,
+        CompactFieldKind.List or CompactFieldKind.Map => [1, 0],
         CompactFieldKind.Float32 => [0, 0, 0, 0],
         CompactFieldKind.Float64 => [0, 0, 0, 0, 0, 0, 0, 0],
         _ => [0],
     };
-
-    private static bool IsRecord(CompactFieldType type) => type.Kind == CompactFieldKind.Record;
 
     private static void EncodeUnion(ref CompactWriter writer, CompactType union, JsonElement json)
     {
@@ -562,7 +550,7 @@ public static class CompactJson
                 continue;
             }
 
-            if (field.OmitDefault && !IsRecord(field.Type))
+            if (field.OmitDefault)
             {
                 // Absent, a field that omits its default holds it: the value its all-zero encoding reads as.
                 var absent = new CompactReader(DefaultEncoding(field.Type));

@@ -117,8 +117,7 @@ public sealed class CompactSchemaSet
         return file;
     })];
 
-    // Builds the set, locating each error at its place in the file: a field's or case's type must name a type of the file
-    // (a case's, a record).
+    // Builds the set, locating each error at its place in the file.
     private static CompactSchemaSet FromSchemaFile(List<SchemaFileType> types)
     {
         var set = new CompactSchemaSet();
@@ -136,45 +135,32 @@ public sealed class CompactSchemaSet
             }
         }
 
-        foreach (var type in types)
+        // Each failure is named by its place in the file.
+        set.Resolve((type, field) =>
         {
-            foreach (var field in type.Fields)
+            var file = types.First(t => t.Name == type.Name);
+            if (field is null)
             {
-                if (Innermost(set[type.Name].Fields.First(f => f.Index == field.Index).Type) is { Kind: CompactFieldKind.Record } record && !set._byName.ContainsKey(record.RecordName!))
-                {
-                    throw new FormatException($"{field.Path} ({type.Name}.{field.Name}): unknown type '{record.RecordName}'{field.Position}");
-                }
+                return (file.Path, file.Position);
             }
 
-            foreach (var union in type.Cases ?? [])
-            {
-                if (!set._byName.TryGetValue(union.Type, out var record) || record.IsUnion)
-                {
-                    throw new FormatException($"{type.Path}: case {union.Tag} names '{union.Type}', which is not a record type of the schema{type.Position}");
-                }
-            }
-        }
-
-        set.Resolve();
+            var at = file.Fields.First(f => f.Index == field.Index);
+            return ($"{at.Path} ({type.Name}.{field.Name})", at.Position);
+        });
         return set;
 
         static CompactField Field(string type, SchemaFileField field)
         {
             try
             {
-                var fieldType = CompactFieldType.Parse(field.Type, field.Encoding);
-                return field.OmitDefault && fieldType.Kind == CompactFieldKind.Record
-                    ? throw new FormatException("omitDefault applies to a field whose type has a default; a record or union has none.")
-                    : new CompactField(field.Name, field.Index, fieldType) { OmitDefault = field.OmitDefault, IsRequired = field.Required };
+                return new CompactField(field.Name, field.Index, CompactFieldType.Parse(field.Type, field.Encoding)) { OmitDefault = field.OmitDefault, IsRequired = field.Required };
             }
-            catch (FormatException exception)
+            catch (Exception exception) when (exception is FormatException or ArgumentException)
             {
                 throw new FormatException($"{field.Path} ({type}.{field.Name}): {exception.Message}{field.Position}", exception);
             }
         }
     }
-
-    private static CompactFieldType Innermost(CompactFieldType type) => type.Element is { } element ? Innermost(element) : type;
 
     /// <summary>Registers a type.</summary>
     /// <param name="type">The type.</param>
@@ -198,27 +184,41 @@ public sealed class CompactSchemaSet
 
     /// <summary>Links every record field to its registered type.</summary>
     /// <exception cref="FormatException">A field names a type that is not registered.</exception>
-    public void Resolve()
+    public void Resolve() => Resolve(static (type, field) => (field is null ? type.Name : $"{type.Name}.{field.Name}", "."));
+
+    // Links the record types, a failure named as locate says: where (a path) and what follows the message (a position).
+    private void Resolve(Func<CompactType, CompactField?, (string Where, string After)> locate)
     {
         foreach (var type in _byId.Values)
         {
             foreach (var union in type.Cases)
             {
-                union.Type = _byName.TryGetValue(union.TypeName, out var record) && !record.IsUnion
-                    ? record
-                    : throw new FormatException($"{type.Name}: case {union.Tag} names '{union.TypeName}', which is not a record type of the schema.");
+                if (_byName.TryGetValue(union.TypeName, out var record) && !record.IsUnion)
+                {
+                    union.Type = record;
+                    continue;
+                }
+
+                var (where, after) = locate(type, null);
+                throw new FormatException($"{where}: case {union.Tag} names '{union.TypeName}', which is not a record type of the schema{after}");
             }
 
             foreach (var field in type.Fields)
             {
                 for (var fieldType = field.Type; fieldType is not null; fieldType = fieldType.Element)
                 {
-                    if (fieldType.Kind == CompactFieldKind.Record)
+                    if (fieldType.Kind != CompactFieldKind.Record)
                     {
-                        fieldType.Record = _byName.TryGetValue(fieldType.RecordName!, out var record)
-                            ? record
-                            : throw new FormatException($"{type.Name}.{field.Name}: unknown type '{fieldType.RecordName}'.");
+                        continue;
                     }
+
+                    if (!_byName.TryGetValue(fieldType.RecordName!, out var record))
+                    {
+                        var (where, after) = locate(type, field);
+                        throw new FormatException($"{where}: unknown type '{fieldType.RecordName}'{after}");
+                    }
+
+                    fieldType.Record = record;
                 }
             }
         }

@@ -157,6 +157,13 @@ public class SchemaFileFeatureTests
     }
 
     [Fact]
+    public void ARecordField_HasNoDefaultToOmit_HoweverTheSchemaIsMade()
+    {
+        Assert.Throws<ArgumentException>(() => new CompactField("b", 1, CompactFieldType.Parse("A")) { OmitDefault = true });
+        Assert.True(new CompactField("b", 1, CompactFieldType.Parse("list<A>")) { OmitDefault = true }.OmitDefault);
+    }
+
+    [Fact]
     public void ANullListElement_IsRefusedOnWrite_NotWrittenAsSomethingElse()
     {
         var error = Assert.Throws<ArgumentException>(() => Serialize(new Drawing { Shapes = [null!] }));
