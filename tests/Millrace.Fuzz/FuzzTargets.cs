@@ -382,6 +382,16 @@ internal static class FuzzTargets
             return;
         }
 
+        if (SectionBlockIds.Read(section) is { } ids)
+        {
+            // The counts are the histogram of the ids, whichever way they were counted.
+            var all = new int[SectionBlockIds.BlockCount];
+            ids.CopyIdsTo(all);
+            var perId = new int[SectionBlockIds.MaxId + 1];
+            ids.CountIds(perId);
+            CheckCounts(all, perId);
+        }
+
         foreach (var dataVersion in new[] { 1631, 3955 })
         {
             if (SectionBlockStates.Read(section, dataVersion) is not { } blocks)
@@ -391,6 +401,9 @@ internal static class FuzzTargets
 
             var indices = new int[SectionBlockStates.BlockCount];
             blocks.CopyIndicesTo(indices);
+            var counts = new int[blocks.Palette.Count];
+            blocks.CountEntries(counts);
+            CheckCounts(indices, counts);
             var before = Enumerable.Range(0, SectionBlockStates.BlockCount).Select(i => blocks.Palette[indices[i]]).ToArray();
             blocks.Set(15, 15, 15, new BlockState("fuzz:set"));
             before[SectionBlockStates.BlockCount - 1] = new BlockState("fuzz:set");
@@ -404,6 +417,20 @@ internal static class FuzzTargets
             }
 
             return;
+        }
+    }
+
+    private static void CheckCounts(int[] values, int[] counts)
+    {
+        var expected = new int[counts.Length];
+        foreach (var value in values)
+        {
+            expected[value]++;
+        }
+
+        if (!expected.AsSpan().SequenceEqual(counts))
+        {
+            throw new InvalidOperationException("The counts of a section's entries are not the histogram of its indices.");
         }
     }
 
@@ -471,6 +498,7 @@ internal static class FuzzTargets
             new() { { "Y", new NbtByte(0) }, { "block_states", new NbtCompound { { "palette", seventeen }, { "data", new NbtLongArray(modern) } } } },
             new() { { "Y", new NbtByte(1) }, { "block_states", new NbtCompound { { "palette", new NbtList([Entry("minecraft:air", 0)]) } } } },
             new() { { "Y", new NbtByte(2) }, { "Palette", new NbtList(Enumerable.Range(0, 17).Select(i => (NbtTag)Entry("minecraft:dirt", i))) }, { "BlockStates", new NbtLongArray(legacy) } },
+            new() { { "Y", new NbtByte(3) }, { "Blocks", new NbtByteArray([.. Enumerable.Range(0, 4096).Select(i => (byte)(i < 2048 ? 1 : random.Next(4)))]) }, { "Data", new NbtByteArray(new byte[2048]) } },
         ];
         return sections.Select(section => new NbtDocument(string.Empty, section).ToArray());
     }

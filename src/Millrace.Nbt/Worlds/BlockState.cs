@@ -23,7 +23,8 @@ public sealed class BlockState : IEquatable<BlockState>
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
         Name = name;
-        _properties = properties is null ? [] : [.. properties.OrderBy(p => p.Key, StringComparer.Ordinal)];
+        _properties = properties is null ? [] : [.. properties];
+        Array.Sort(_properties, static (a, b) => string.CompareOrdinal(a.Key, b.Key));
         for (var i = 0; i < _properties.Length; i++)
         {
             ArgumentException.ThrowIfNullOrEmpty(_properties[i].Key, nameof(properties));

@@ -111,7 +111,8 @@ public sealed class Chunk
                     throw WorldErrors.Invalid("A section needs a byte 'Y'.", ErrorPath.Member(ErrorPath.Element(listPath, i), "Y"));
                 }
 
-                sections.Add(new ChunkSection(section, y.Value, dataVersion ?? 0, ErrorPath.Element(listPath, i)));
+                // The section's path is made only for an error: a scan reads tens of thousands of sections.
+                sections.Add(new ChunkSection(section, y.Value, dataVersion ?? 0, listPath, i));
             }
         }
 

@@ -10,17 +10,24 @@ namespace Millrace.Nbt.Worlds;
 public sealed class ChunkSection
 {
     private readonly int _dataVersion;
-    private readonly string _path;
-    private Lazy<SectionBlockStates?>? _blockStates;
-    private Lazy<SectionBlockIds?>? _blockIds;
-    private Lazy<SectionBiomes?>? _biomes;
+    private readonly string _listPath;
+    private readonly int _index;
+    // Each view is read once, when first asked for (a null view is remembered too); no Lazy: a scan reads tens of
+    // thousands of sections, and a section is not for two threads at once.
+    private SectionBlockStates? _blockStates;
+    private SectionBlockIds? _blockIds;
+    private SectionBiomes? _biomes;
+    private bool _blockStatesRead;
+    private bool _blockIdsRead;
+    private bool _biomesRead;
 
-    internal ChunkSection(NbtCompound tag, int y, int dataVersion, string path)
+    internal ChunkSection(NbtCompound tag, int y, int dataVersion, string listPath, int index)
     {
         Tag = tag;
         Y = y;
         _dataVersion = dataVersion;
-        _path = path;
+        _listPath = listPath;
+        _index = index;
     }
 
     /// <summary>Gets the section's Y: its lowest block's y divided by 16.</summary>
@@ -31,26 +38,33 @@ public sealed class ChunkSection
 
     /// <summary>Gets the block states of a 1.13+ section, or <see langword="null"/> (see <see cref="SectionBlockStates.Read"/>).</summary>
     /// <exception cref="MillraceException">The section's palette or indices are not what the game writes.</exception>
-    public SectionBlockStates? BlockStates => (_blockStates ??= new(() => Located(() => SectionBlockStates.Read(Tag, _dataVersion)))).Value;
+    public SectionBlockStates? BlockStates => View(ref _blockStates, ref _blockStatesRead, static (tag, dataVersion) => SectionBlockStates.Read(tag, dataVersion));
 
     /// <summary>Gets the block ids of a section saved before 1.13, or <see langword="null"/>.</summary>
     /// <exception cref="MillraceException">The section's arrays are not what the game writes.</exception>
-    public SectionBlockIds? BlockIds => (_blockIds ??= new(() => Located(() => SectionBlockIds.Read(Tag)))).Value;
+    public SectionBlockIds? BlockIds => View(ref _blockIds, ref _blockIdsRead, static (tag, _) => SectionBlockIds.Read(tag));
 
     /// <summary>Gets the biomes of a 1.18+ section, or <see langword="null"/>.</summary>
     /// <exception cref="MillraceException">The section's biome container is not what the game writes.</exception>
-    public SectionBiomes? Biomes => (_biomes ??= new(() => Located(() => SectionBiomes.Read(Tag)))).Value;
+    public SectionBiomes? Biomes => View(ref _biomes, ref _biomesRead, static (tag, _) => SectionBiomes.Read(tag));
 
-    private TView? Located<TView>(Func<TView?> read)
+    private TView? View<TView>(ref TView? view, ref bool read, Func<NbtCompound, int, TView?> reader)
         where TView : class
     {
+        if (read)
+        {
+            return view;
+        }
+
         try
         {
-            return read();
+            view = reader(Tag, _dataVersion);
+            read = true;
+            return view;
         }
         catch (MillraceException exception) when (exception.Error.Code == NbtErrorCodes.World)
         {
-            throw WorldErrors.Within(_path, exception.Error);
+            throw WorldErrors.Within(ErrorPath.Element(_listPath, _index), exception.Error);
         }
     }
 }

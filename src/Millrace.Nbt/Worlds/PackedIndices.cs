@@ -119,6 +119,70 @@ public static class PackedIndices
         }
     }
 
+    /// <summary>Adds to <paramref name="histogram"/>[<c>e</c>] how many of the first <paramref name="count"/> entries
+    /// are <c>e</c>, for an array whose length was checked; <paramref name="histogram"/> has room for every value the
+    /// width allows.</summary>
+    /// <remarks>
+    /// A long whose entries are all one value (most of a section of stone or air) is counted in one step. The rest are
+    /// counted into two tables by turns: a run of one value then waits on two increments at a time, not one.
+    /// </remarks>
+    internal static void Count(ReadOnlySpan<long> packed, int bitsPerEntry, PackedLayout layout, int count, Span<int> histogram)
+    {
+        var mask = (1UL << bitsPerEntry) - 1;
+        if (layout == PackedLayout.Spanning && 64 % bitsPerEntry != 0)
+        {
+            for (var i = 0; i < count; i++)
+            {
+                histogram[Get(packed, bitsPerEntry, layout, i)]++;
+            }
+
+            return;
+        }
+
+        var perLong = 64 / bitsPerEntry;
+        var whole = count / perLong;
+        var repeat = 0UL;
+        for (var k = 0; k < perLong; k++)
+        {
+            repeat |= 1UL << (k * bitsPerEntry);
+        }
+
+        var values = 1 << bitsPerEntry;
+        Span<int> other = values <= 1024 ? stackalloc int[values] : new int[values];
+        other.Clear();
+        for (var w = 0; w < whole; w++)
+        {
+            var bits = (ulong)packed[w];
+            var first = bits & mask;
+            if (bits == first * repeat)
+            {
+                histogram[(int)first] += perLong;
+                continue;
+            }
+
+            for (var k = 0; k < perLong; k += 2)
+            {
+                histogram[(int)(bits & mask)]++;
+                bits >>= bitsPerEntry;
+                if (k + 1 < perLong)
+                {
+                    other[(int)(bits & mask)]++;
+                    bits >>= bitsPerEntry;
+                }
+            }
+        }
+
+        for (var i = whole * perLong; i < count; i++)
+        {
+            histogram[Get(packed, bitsPerEntry, layout, i)]++;
+        }
+
+        for (var v = 0; v < values; v++)
+        {
+            histogram[v] += other[v];
+        }
+    }
+
     /// <summary>Reads one entry of an array whose length was checked.</summary>
     internal static int Get(ReadOnlySpan<long> packed, int bitsPerEntry, PackedLayout layout, int index)
     {

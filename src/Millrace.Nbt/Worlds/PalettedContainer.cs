@@ -13,6 +13,8 @@ namespace Millrace.Nbt.Worlds;
 internal sealed class PalettedContainer<T>
     where T : notnull, IEquatable<T>
 {
+    private const int ShortPalette = 16;
+
     private readonly NbtCompound _container;
     private readonly string _paletteName;
     private readonly string _dataName;
@@ -25,10 +27,13 @@ internal sealed class PalettedContainer<T>
     private readonly long[]? _packed;
     private readonly int _bits;
     private int[]? _indices;
+
+    // How many indices name each palette entry, counted when read; null once a change has unpacked the indices.
+    private int[]? _counts;
     private NbtTag? _paletteTag;
     private NbtTag? _dataTag;
 
-    private PalettedContainer(NbtCompound container, string paletteName, string dataName, PaletteRules rules, Func<T, NbtTag> encode, T? pinned, List<NbtTag> entries, List<T> palette, int count, long[]? packed, int bits)
+    private PalettedContainer(NbtCompound container, string paletteName, string dataName, PaletteRules rules, Func<T, NbtTag> encode, T? pinned, List<NbtTag> entries, List<T> palette, int count, long[]? packed, int bits, int[] counts)
     {
         _container = container;
         _pinned = pinned;
@@ -43,6 +48,7 @@ internal sealed class PalettedContainer<T>
         _count = count;
         _packed = packed;
         _bits = bits;
+        _counts = counts;
     }
 
     public IReadOnlyList<T> Palette => _palette;
@@ -72,28 +78,29 @@ internal sealed class PalettedContainer<T>
     /// <see langword="null"/> for none.</param>
     public static PalettedContainer<T> Read(NbtCompound container, string path, string paletteName, string dataName, int count, PaletteRules rules, NbtTagType entryType, Func<NbtTag, T> decode, Func<T, NbtTag> encode, T? pinned = default)
     {
-        var palettePath = ErrorPath.Member(path, paletteName);
-        var dataPath = ErrorPath.Member(path, dataName);
+        // The paths are made only for an error: a scan reads tens of thousands of containers.
         if (!container.TryGet<NbtList>(paletteName, out var list) || (list.Count > 0 && list.ElementType != entryType))
         {
-            throw WorldErrors.Invalid($"'{paletteName}' must be a list of {entryType} tags.", palettePath);
+            throw WorldErrors.Invalid($"'{paletteName}' must be a list of {entryType} tags.", ErrorPath.Member(path, paletteName));
         }
 
         if (list.Count == 0 || list.Count > count + 1)
         {
             // At most one entry per index, and one more: the entry the game writes first, used or not.
-            throw WorldErrors.Invalid(list.Count == 0 ? "The palette is empty." : $"The palette has {list.Count} entries for {count} indices.", palettePath);
+            throw WorldErrors.Invalid(list.Count == 0 ? "The palette is empty." : $"The palette has {list.Count} entries for {count} indices.", ErrorPath.Member(path, paletteName));
         }
 
         var entries = new List<NbtTag>(list.Count);
         var palette = new List<T>(list.Count);
-        var seen = new Dictionary<T, int>(list.Count);
+        // Duplicates are looked for by hash in a long palette; a short one (most sections) is searched instead, which
+        // costs less than hashing each entry's name and properties.
+        var seen = list.Count > ShortPalette ? new Dictionary<T, int>(list.Count) : null;
         for (var i = 0; i < list.Count; i++)
         {
             // The entry's path is made only for an error: a scan reads tens of thousands of palettes.
             if (list[i].Type != entryType)
             {
-                throw WorldErrors.Invalid($"A palette entry is a {list[i].Type}, not a {entryType}.", ErrorPath.Element(palettePath, i));
+                throw WorldErrors.Invalid($"A palette entry is a {list[i].Type}, not a {entryType}.", ErrorPath.Element(ErrorPath.Member(path, paletteName), i));
             }
 
             T value;
@@ -103,12 +110,13 @@ internal sealed class PalettedContainer<T>
             }
             catch (MillraceException exception) when (exception.Error.Code == NbtErrorCodes.World)
             {
-                throw WorldErrors.Within(ErrorPath.Element(palettePath, i), exception.Error);
+                throw WorldErrors.Within(ErrorPath.Element(ErrorPath.Member(path, paletteName), i), exception.Error);
             }
 
-            if (!seen.TryAdd(value, i))
+            var earlier = seen is null ? palette.IndexOf(value) : seen.TryAdd(value, i) ? -1 : seen[value];
+            if (earlier >= 0)
             {
-                throw WorldErrors.Invalid($"The palette lists {value} twice (entries {seen[value]} and {i}).", ErrorPath.Element(palettePath, i));
+                throw WorldErrors.Invalid($"The palette lists {value} twice (entries {earlier} and {i}).", ErrorPath.Element(ErrorPath.Member(path, paletteName), i));
             }
 
             palette.Add(value);
@@ -121,46 +129,56 @@ internal sealed class PalettedContainer<T>
         {
             if (dataTag is not null)
             {
-                throw WorldErrors.Invalid($"A palette of one entry has no '{dataName}'.", dataPath);
+                throw WorldErrors.Invalid($"A palette of one entry has no '{dataName}'.", ErrorPath.Member(path, dataName));
             }
 
-            return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, null, 0);
+            return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, null, 0, [count]);
         }
 
         if (dataTag is not NbtLongArray data)
         {
-            throw WorldErrors.Invalid($"A palette of {palette.Count} entries needs a long array '{dataName}'.", dataPath);
+            throw WorldErrors.Invalid($"A palette of {palette.Count} entries needs a long array '{dataName}'.", ErrorPath.Member(path, dataName));
         }
 
         var expected = PackedIndices.LongCount(count, bits, rules.Layout);
         if (data.Value.Length != expected)
         {
-            throw WorldErrors.Invalid($"{palette.Count} palette entries take {bits} bits each, {expected} longs in the {rules.Layout.ToString().ToLowerInvariant()} layout; this array has {data.Value.Length}.", dataPath);
+            throw WorldErrors.Invalid($"{palette.Count} palette entries take {bits} bits each, {expected} longs in the {rules.Layout.ToString().ToLowerInvariant()} layout; this array has {data.Value.Length}.", ErrorPath.Member(path, dataName));
         }
 
-        // Every index is checked once, here, in a scratch buffer; the view keeps the packed array itself.
-        if (palette.Count < 1 << bits)
+        // Every index is counted once, here, which also checks it: the view keeps the counts and the packed array itself.
+        var counts = new int[palette.Count];
+        var histogram = System.Buffers.ArrayPool<int>.Shared.Rent(1 << bits);
+        try
         {
-            var scratch = System.Buffers.ArrayPool<int>.Shared.Rent(count);
-            try
+            var all = histogram.AsSpan(0, 1 << bits);
+            all.Clear();
+            PackedIndices.Count(data.Value, bits, rules.Layout, count, all);
+            if (all[palette.Count..].ContainsAnyExcept(0))
             {
-                var indices = scratch.AsSpan(0, count);
-                PackedIndices.Unpack(data.Value, bits, rules.Layout, indices);
-                for (var i = 0; i < indices.Length; i++)
-                {
-                    if (indices[i] >= palette.Count)
-                    {
-                        throw WorldErrors.Invalid($"Entry {i} has palette index {indices[i]}; the palette has {palette.Count} entries.", dataPath);
-                    }
-                }
+                var first = FirstPastPalette(data.Value, bits, rules.Layout, count, palette.Count);
+                throw WorldErrors.Invalid($"Entry {first} has palette index {PackedIndices.Get(data.Value, bits, rules.Layout, first)}; the palette has {palette.Count} entries.", ErrorPath.Member(path, dataName));
             }
-            finally
-            {
-                System.Buffers.ArrayPool<int>.Shared.Return(scratch);
-            }
+
+            all[..palette.Count].CopyTo(counts);
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<int>.Shared.Return(histogram);
         }
 
-        return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, data.Value, bits);
+        return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, data.Value, bits, counts);
+    }
+
+    private static int FirstPastPalette(long[] packed, int bits, PackedLayout layout, int count, int paletteSize)
+    {
+        var i = 0;
+        while (PackedIndices.Get(packed, bits, layout, i) < paletteSize)
+        {
+            i++;
+        }
+
+        return i;
     }
 
     public void CopyIndicesTo(Span<int> destination)
@@ -180,6 +198,22 @@ internal sealed class PalettedContainer<T>
         }
     }
 
+    public void CountEntries(Span<int> destination)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(destination.Length, _palette.Count, nameof(destination));
+        if (_counts is not null)
+        {
+            _counts.CopyTo(destination);
+            return;
+        }
+
+        destination[.._palette.Count].Clear();
+        foreach (var index in _indices!)
+        {
+            destination[index]++;
+        }
+    }
+
     public void Set(int index, T value)
     {
         ArgumentNullException.ThrowIfNull(value);
@@ -195,6 +229,7 @@ internal sealed class PalettedContainer<T>
             var unpacked = new int[_count];
             CopyIndicesTo(unpacked);
             _indices = unpacked;
+            _counts = null;
         }
 
         var entry = _palette.IndexOf(value);

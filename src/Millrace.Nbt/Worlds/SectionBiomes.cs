@@ -54,6 +54,11 @@ public sealed class SectionBiomes
     /// <param name="destination">At least <see cref="CellCount"/> long.</param>
     public void CopyIndicesTo(Span<int> destination) => _container.CopyIndicesTo(destination);
 
+    /// <summary>Writes how many cells name each palette entry, without unpacking the indices again: they were counted
+    /// when the section was read.</summary>
+    /// <param name="destination">At least <see cref="Palette"/>'s count long; entry <c>i</c> receives entry <c>i</c>'s count.</param>
+    public void CountEntries(Span<int> destination) => _container.CountEntries(destination);
+
     /// <summary>Sets the biome of a cell and writes the container back as the game writes it (compacted).</summary>
     /// <param name="x">The cell's x within the section, 0 to 3.</param>
     /// <param name="y">The cell's y within the section, 0 to 3.</param>

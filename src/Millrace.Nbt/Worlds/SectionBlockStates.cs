@@ -84,6 +84,11 @@ public sealed class SectionBlockStates
     /// <param name="destination">At least <see cref="BlockCount"/> long.</param>
     public void CopyIndicesTo(Span<int> destination) => _container.CopyIndicesTo(destination);
 
+    /// <summary>Writes how many blocks name each palette entry, without unpacking the indices again: they were counted
+    /// (and checked) when the section was read.</summary>
+    /// <param name="destination">At least <see cref="Palette"/>'s count long; entry <c>i</c> receives entry <c>i</c>'s count.</param>
+    public void CountEntries(Span<int> destination) => _container.CountEntries(destination);
+
     /// <summary>
     /// Sets the state of a block and writes the section's palette and indices back: a state the palette lacks is
     /// added, the palette is compacted as the game writes it (1.18+: down to one entry and no <c>data</c> when every block

@@ -11,11 +11,10 @@ public sealed class WorldStatistics
 {
     private readonly Dictionary<string, long> _blocks = new(StringComparer.Ordinal);
     private readonly Dictionary<string, long> _biomes = new(StringComparer.Ordinal);
-    private readonly int[] _indices = new int[SectionBlockStates.BlockCount];
 
     // Every id's name, legacy:0 to legacy:4095, made once: a legacy section is counted as a palette of all of them.
     private static readonly string[] LegacyNames = [.. Enumerable.Range(0, SectionBlockIds.MaxId + 1).Select(id => "legacy:" + id.ToString(CultureInfo.InvariantCulture))];
-    private long[] _perEntry = new long[16];
+    private int[] _perEntry = new int[16];
 
     /// <summary>Gets the number of chunks counted.</summary>
     public long Chunks { get; private set; }
@@ -47,12 +46,22 @@ public sealed class WorldStatistics
         Chunks++;
         if (legacyBiomes is not null)
         {
-            var ids = new int[legacyBiomes.Count];
-            legacyBiomes.CopyIdsTo(ids);
-            foreach (var (id, count) in ids.CountBy(id => id))
+            var perId = Scratch(LegacyNames.Length);
+            perId.Clear();
+            for (var i = 0; i < legacyBiomes.Count; i++)
             {
-                Increment(_biomes, id is >= 0 and < 4096 ? LegacyNames[id] : "legacy:" + id.ToString(CultureInfo.InvariantCulture), count);
+                var id = legacyBiomes[i];
+                if (id is >= 0 and <= SectionBlockIds.MaxId)
+                {
+                    perId[id]++;
+                }
+                else
+                {
+                    Increment(_biomes, "legacy:" + id.ToString(CultureInfo.InvariantCulture), 1);
+                }
             }
+
+            CountPalette(LegacyNames, static name => name, _biomes);
         }
 
         foreach (var section in chunk.Sections)
@@ -60,17 +69,20 @@ public sealed class WorldStatistics
             if (section.BlockStates is { } states)
             {
                 Sections++;
-                CountPalette(states.CopyIndicesTo, SectionBlockStates.BlockCount, states.Palette, static state => state.Name, _blocks);
+                states.CountEntries(Scratch(states.Palette.Count));
+                CountPalette(states.Palette, static state => state.Name, _blocks);
             }
             else if (section.BlockIds is { } ids)
             {
                 Sections++;
-                CountPalette(ids.CopyIdsTo, SectionBlockIds.BlockCount, LegacyNames, static name => name, _blocks);
+                ids.CountIds(Scratch(SectionBlockIds.MaxId + 1));
+                CountPalette(LegacyNames, static name => name, _blocks);
             }
 
             if (section.Biomes is { } biomes)
             {
-                CountPalette(biomes.CopyIndicesTo, SectionBiomes.CellCount, biomes.Palette, static biome => biome, _biomes);
+                biomes.CountEntries(Scratch(biomes.Palette.Count));
+                CountPalette(biomes.Palette, static biome => biome, _biomes);
             }
         }
     }
@@ -96,38 +108,27 @@ public sealed class WorldStatistics
     private static void Increment(Dictionary<string, long> counts, string name, long count) =>
         counts[name] = counts.GetValueOrDefault(name) + count;
 
-    // Counted by palette entry first, then by name: a name may head several entries (a block's states).
-    private void CountPalette<T>(CopyIndices copy, int count, IReadOnlyList<T> palette, Func<T, string> nameOf, Dictionary<string, long> counts)
+    private Span<int> Scratch(int length)
     {
-        if (palette.Count == 1)
+        if (_perEntry.Length < length)
         {
-            // A single-value section (1.18+) has no indices to unpack.
-            Increment(counts, nameOf(palette[0]), count);
-            return;
+            _perEntry = new int[Math.Max(length, _perEntry.Length * 2)];
         }
 
-        if (_perEntry.Length < palette.Count)
-        {
-            _perEntry = new long[Math.Max(palette.Count, _perEntry.Length * 2)];
-        }
-
-        var perEntry = _perEntry.AsSpan(0, palette.Count);
-        perEntry.Clear();
-        var indices = _indices.AsSpan(0, count);
-        copy(indices);
-        foreach (var index in indices)
-        {
-            perEntry[index]++;
-        }
-
-        for (var i = 0; i < perEntry.Length; i++)
-        {
-            if (perEntry[i] != 0)
-            {
-                Increment(counts, nameOf(palette[i]), perEntry[i]);
-            }
-        }
+        return _perEntry.AsSpan(0, length);
     }
 
-    private delegate void CopyIndices(Span<int> destination);
+    // The views count by palette entry (into the scratch); by name here: a name may head several entries (a block's states).
+    private void CountPalette<T>(IReadOnlyList<T> palette, Func<T, string> nameOf, Dictionary<string, long> counts)
+    {
+        // The entries none use are skipped a vector at a time: a legacy section's "palette" is every id.
+        var perEntry = _perEntry.AsSpan(0, palette.Count);
+        var from = 0;
+        while (perEntry[from..].IndexOfAnyExcept(0) is var next and >= 0)
+        {
+            var i = from + next;
+            Increment(counts, nameOf(palette[i]), perEntry[i]);
+            from = i + 1;
+        }
+    }
 }

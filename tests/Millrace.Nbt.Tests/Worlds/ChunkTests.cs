@@ -96,6 +96,7 @@ public partial class ChunkTests
     {
         var region = RegionFile.Open(Path.Combine(SharedData.Folder("worlds"), "1.8-returntowild/r.-1.0.mca"));
         var ids = new int[SectionBlockIds.BlockCount];
+        var counts = new int[SectionBlockIds.MaxId + 1];
         var checkedSections = 0;
         foreach (var entry in region.Chunks.Take(40))
         {
@@ -116,6 +117,9 @@ public partial class ChunkTests
                     Assert.Equal(i % 2 == 0 ? data[i / 2] & 0x0F : data[i / 2] >> 4, blocks.DataAt(x, y, z));
                 }
 
+                blocks.CountIds(counts);
+                Assert.Equal(Enumerable.Range(0, counts.Length).Select(id => ids.Count(i => i == id)), counts);
+
                 checkedSections++;
             }
         }
@@ -134,6 +138,10 @@ public partial class ChunkTests
 
         chunk.SetBlock(-1, 79, 32, new BlockState("legacy:300"));
         Assert.Equal("legacy:300[data=0]", chunk.GetBlock(-1, 79, 32)!.ToString());
+        var counts = new int[SectionBlockIds.MaxId + 1];
+        section.Get<NbtByteArray>("Blocks").Value.AsSpan(0, 8).Fill(35);
+        chunk.Sections[0].BlockIds!.CountIds(counts);
+        Assert.Equal((4086, 9, 1), (counts[0], counts[35], counts[300]));
         Assert.Equal(2048, section.Get<NbtByteArray>("Add").Value.Length);
         Assert.Equal("legacy:35[data=14]", chunk.GetBlock(-16, 65, 47)!.ToString());
 

@@ -41,6 +41,43 @@ public class PackedIndicesTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Widths))]
+    public void Count_IsTheHistogramOfWhatAnIndependentBitReaderReads(int bits, PackedLayout layout)
+    {
+        if (bits > 13)
+        {
+            return; // A palette's index is at most 13 bits wide (4,097 entries); Count is for palettes.
+        }
+
+        foreach (var count in new[] { 4096, 64, 1, 63 })
+        {
+            // Runs of one value, long enough to fill whole longs (counted a long at a time), between random entries.
+            var random = new Random((bits * 1_000) + count + (int)layout);
+            var entries = new int[count];
+            for (var i = 0; i < count;)
+            {
+                var run = random.Next(2) == 0 ? 1 : random.Next(1, 200);
+                var value = random.Next(1 << bits);
+                for (var k = 0; k < run && i < count; k++)
+                {
+                    entries[i++] = value;
+                }
+            }
+
+            var packed = ReferencePack(entries, bits, layout);
+            var histogram = new int[1 << bits];
+            PackedIndices.Count(packed, bits, layout, count, histogram);
+            var expected = new int[1 << bits];
+            foreach (var entry in ReferenceUnpack(packed, bits, layout, count))
+            {
+                expected[entry]++;
+            }
+
+            Assert.Equal(expected, histogram);
+        }
+    }
+
     [Fact]
     public void TheLayouts_AreTheSameBytes_OnlyWhereTheWidthDivides64()
     {

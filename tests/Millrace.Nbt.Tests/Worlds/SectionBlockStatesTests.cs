@@ -41,7 +41,11 @@ public class SectionBlockStatesTests
                 read++;
                 Assert.Equal(layout, blocks.Layout);
                 blocks.CopyIndicesTo(indices);
-                Assert.Equal(Reference(section, layout), indices);
+                var reference = Reference(section, layout);
+                Assert.Equal(reference, indices);
+                var counts = new int[blocks.Palette.Count];
+                blocks.CountEntries(counts);
+                Assert.Equal(Enumerable.Range(0, counts.Length).Select(entry => reference.Count(index => index == entry)), counts);
                 var (x, y, z) = (read % 16, (read / 16) % 16, (read / 256) % 16);
                 Assert.Same(blocks.Palette[indices[(((y * 16) + z) * 16) + x]], blocks[x, y, z]);
             }
@@ -71,6 +75,11 @@ public class SectionBlockStatesTests
         Assert.Equal(342, container.Get<NbtLongArray>("data").Value.Length);
         Assert.Equal(Stone(16), blocks[0, 1, 0]);
         Assert.Equal(Stone(16), SectionBlockStates.Read(section, 3955)![0, 1, 0]);
+        var counts = new int[17];
+        blocks.CountEntries(counts);
+        Assert.Equal([4080, .. Enumerable.Repeat(1, 16)], counts);
+        SectionBlockStates.Read(section, 3955)!.CountEntries(counts);
+        Assert.Equal([4080, .. Enumerable.Repeat(1, 16)], counts);
         Assert.Equal(Reference(section, PackedLayout.Padded), Indices(blocks));
 
         // Every block back to air, one by one: the palette compacts as blocks stop using entries, in first-use order.
