@@ -120,6 +120,21 @@ public sealed class WorldCommandsTests : IDisposable
         Assert.Equal("-1 0\n", (await Run("world", "chunks", RegionPath(-1, 0), "--where", "x in -1..-1")).Output);
     }
 
+    [Fact]
+    public async Task AChunkSavedUnderAnotherPosition_IsFoundAndReadAtItsSlot_AsTheGameRelocatesIt()
+    {
+        // Region r.0.0's slot (3, 0) holds a copy of chunk (0, 0), xPos and zPos unchanged: the game reads it as chunk (3, 0).
+        var path = RegionPath(0, 0);
+        var region = RegionFile.Open(path);
+        region.WriteChunk(3, 0, region.ReadChunk(0, 0)!, RegionCompression.Zlib, DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+        File.WriteAllBytes(path, region.ToArray());
+
+        var find = await Run("world", "find", _world.FullName, "--block", "oak_log", "--where", "contains stone");
+        Assert.Equal("1 64 2 minecraft:oak_log[axis=y]\n49 64 2 minecraft:oak_log[axis=y]\n", find.Output);
+        Assert.Equal("3 0\n", (await Run("world", "chunks", _world.FullName, "--where", "x = 3 and contains stone")).Output);
+        Assert.Equal("minecraft:oak_log[axis=y]\n", (await Run("world", "get", _world.FullName, "49", "64", "2")).Output);
+    }
+
     [Theory]
     [InlineData("world chunks {world} --where", "Required argument missing")]
     [InlineData("world chunks {world} --where x<", "nbt.query: Expected a value after '<', not the end of the query. (byte offset 2)")]

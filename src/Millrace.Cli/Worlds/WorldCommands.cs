@@ -530,14 +530,8 @@ internal static class WorldCommands
                 return null;
             }
 
-            var chunk = Chunk.Read(root);
-            if (chunk.X != x >> 4 || chunk.Z != z >> 4)
-            {
-                console.ReportError(regionPath, new Error(NbtErrorCodes.World, string.Create(CultureInfo.InvariantCulture, $"The chunk stored for ({x >> 4}, {z >> 4}) says it is at ({chunk.X}, {chunk.Z}).")) { Path = "xPos" });
-                return null;
-            }
-
-            return (document, regionPath, region, chunk);
+            // The chunk in the slot is the chunk of that place, whatever its xPos and zPos say, as the game reads it.
+            return (document, regionPath, region, Chunk.Read(root, x >> 4, z >> 4));
         }
         catch (Exception exception) when (CliErrors.From(exception) is not null)
         {

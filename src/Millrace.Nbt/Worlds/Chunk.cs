@@ -32,10 +32,10 @@ public sealed class Chunk
     /// <summary>Gets the chunk's root compound, as the region file holds it.</summary>
     public NbtCompound Root { get; }
 
-    /// <summary>Gets the chunk's x, in chunks (<c>xPos</c>).</summary>
+    /// <summary>Gets the chunk's x, in chunks: <c>xPos</c>, or the place it was read from (<see cref="Read(NbtCompound, int, int)"/>).</summary>
     public int X { get; }
 
-    /// <summary>Gets the chunk's z, in chunks (<c>zPos</c>).</summary>
+    /// <summary>Gets the chunk's z, in chunks: <c>zPos</c>, or the place it was read from.</summary>
     public int Z { get; }
 
     /// <summary>Gets the version of the game's data the chunk was saved in; <see langword="null"/> before 1.9, which wrote none.</summary>
@@ -71,7 +71,20 @@ public sealed class Chunk
     /// <returns>The view.</returns>
     /// <exception cref="MillraceException">The chunk is not one the game writes (<see cref="NbtErrorCodes.World"/>): no
     /// position, sections that are not compounds with a <c>Y</c>, or two sections at one <c>Y</c>.</exception>
-    public static Chunk Read(NbtCompound root)
+    public static Chunk Read(NbtCompound root) => Read(root, null);
+
+    /// <summary>Reads the view of a chunk found at a place (a region file's slot), which gives its position: as the game
+    /// does, a chunk whose <c>xPos</c> and <c>zPos</c> name another place is read as the chunk of the place it was found
+    /// at (the game relocates it there and logs the mismatch). Its tags are left as they are.</summary>
+    /// <param name="root">The chunk's root compound.</param>
+    /// <param name="x">The x of the place, in chunks: the region's x × 32 plus the slot's.</param>
+    /// <param name="z">The z of the place, in chunks.</param>
+    /// <returns>The view, whose <see cref="X"/> and <see cref="Z"/> are the place's.</returns>
+    /// <exception cref="MillraceException">The chunk is not one the game writes (<see cref="NbtErrorCodes.World"/>), as
+    /// for <see cref="Read(NbtCompound)"/>.</exception>
+    public static Chunk Read(NbtCompound root, int x, int z) => Read(root, (x, z));
+
+    private static Chunk Read(NbtCompound root, (int X, int Z)? place)
     {
         ArgumentNullException.ThrowIfNull(root);
         int? dataVersion = root.TryGet<NbtInt>("DataVersion", out var version) ? version.Value : null;
@@ -87,8 +100,8 @@ public sealed class Chunk
             throw WorldErrors.Invalid("A chunk saved before 1.18 keeps its data in a compound 'Level'.", "Level");
         }
 
-        var x = Position(level, "xPos", prefix);
-        var z = Position(level, "zPos", prefix);
+        var (x, z) = (Position(level, "xPos", prefix), Position(level, "zPos", prefix));
+        (x, z) = place ?? (x, z);
         var listName = ReferenceEquals(level, root) ? "sections" : "Sections";
         var listPath = ErrorPath.Member(prefix, listName);
         var sections = new List<ChunkSection>();

@@ -121,7 +121,7 @@ public sealed class ChunkQuery
             try
             {
                 if (RequiresChunkData
-                    ? region.ReadChunk(entry.X, entry.Z, options)?.Root is Tags.NbtCompound root && Matches(Chunk.Read(root), entry.Timestamp)
+                    ? region.ReadChunk(entry.X, entry.Z, options)?.Root is Tags.NbtCompound root && Matches(Chunk.Read(root, (regionX * 32) + entry.X, (regionZ * 32) + entry.Z), entry.Timestamp)
                     : Matches((regionX * 32) + entry.X, (regionZ * 32) + entry.Z, entry.Timestamp))
                 {
                     matches.Add(entry);

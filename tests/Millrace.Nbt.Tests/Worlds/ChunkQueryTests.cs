@@ -180,6 +180,27 @@ public class ChunkQueryTests
         Assert.Equal((1, 0, NbtErrorCodes.World), (error.X, error.Z, error.Error.Code));
     }
 
+    [Fact]
+    public void AChunkSavedUnderAnotherPosition_IsPlacedByItsSlot_AsTheGameRelocatesIt()
+    {
+        // Slot (2, 3) of region (1, -1) holds a chunk whose xPos and zPos say (0, 0): the game reads it as chunk (34, -29).
+        var region = new RegionFile();
+        region.WriteChunk(2, 3, new NbtDocument(string.Empty, ChunkRoot(0, 0, 0, 0, 3465, "minecraft:full")));
+        var chunk = Chunk.Read((NbtCompound)region.ReadChunk(2, 3)!.Root, 34, -29);
+        Assert.Equal((34, -29), (chunk.X, chunk.Z));
+        Assert.Equal("minecraft:chest", chunk.GetBlock((34 * 16) + 5, 0, -29 * 16)!.Name);
+        Assert.Equal([((34 * 16) + 5, 0, -29 * 16)], chunk.FindBlocks("minecraft:chest").Select(b => (b.X, b.Y, b.Z)));
+
+        // A query that reads the chunk places it as one that reads the header alone does.
+        foreach (var text in new[] { "x = 34 and z = -29", "x = 34 and z = -29 and contains minecraft:chest" })
+        {
+            Assert.Equal([(2, 3)], ChunkQuery.Parse(text).Select(region, 1, -1).Matches.Select(c => (c.X, c.Z)));
+        }
+
+        Assert.Empty(ChunkQuery.Parse("x = 0 and contains minecraft:chest").Select(region, 1, -1).Matches);
+        Assert.Equal((0, 0), (Chunk.Read(chunk.Root).X, Chunk.Read(chunk.Root).Z));
+    }
+
     internal static NbtCompound ChunkRoot(int x, int z, long inhabited, long lastUpdate, int dataVersion, string status)
     {
         // Palette: stone, chest, diamond ore (unused); 4 bits an index, 16 to a long; the chest is block 5.
