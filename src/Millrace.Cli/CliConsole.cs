@@ -10,7 +10,7 @@ namespace Millrace.Cli;
 public sealed record CliConsole(Stream Input, Stream Output, TextWriter Error)
 {
     /// <summary>Gets the process's standard streams.</summary>
-    public static CliConsole System => new(Console.OpenStandardInput(), Console.OpenStandardOutput(), Console.Error)
+    public static CliConsole System => new(Console.OpenStandardInput(), StandardOutput.Open(), Console.Error)
     {
         IsTerminal = !Console.IsErrorRedirected,
         IsOutputTerminal = !Console.IsOutputRedirected,

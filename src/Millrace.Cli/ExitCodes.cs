@@ -17,4 +17,8 @@ public static class ExitCodes
 
     /// <summary>Stopped by SIGTERM: 128 + 15.</summary>
     public const int Terminated = 143;
+
+    /// <summary>Stopped because standard output's reader went away (<c>| head</c>): 128 + 13, as shells report a tool
+    /// that SIGPIPE ended, with nothing on standard error.</summary>
+    public const int OutputClosed = 141;
 }

@@ -38,7 +38,14 @@ public static class MillraceCli
         var invocation = new InvocationConfiguration { Output = output, Error = console.Error, EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null };
         try
         {
-            return await parsed.InvokeAsync(invocation, cancellationToken);
+            var exitCode = await parsed.InvokeAsync(invocation, cancellationToken);
+
+            // A verb that met the closed output in work it reports per item still ends as the reader's leaving does.
+            return console.Output is StandardOutput { IsClosed: true } ? ExitCodes.OutputClosed : exitCode;
+        }
+        catch (OutputClosedException)
+        {
+            return ExitCodes.OutputClosed;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

@@ -329,11 +329,65 @@ public sealed class WorldCommandsTests : IDisposable
         Assert.Equal(bytes, await File.ReadAllBytesAsync(path));
     }
 
+    // `world find ... | head -1`: the tool in its own process, whose reader takes one line and closes the pipe, ends at
+    // once with 141 (128 + SIGPIPE) and nothing on standard error, where the console's stream would drop every write and
+    // run the whole job.
+    [Fact]
+    public async Task Find_IntoAPipeItsReaderCloses_EndsAtOnce_Quietly()
+    {
+        var region = new RegionFile();
+        var stone = ChunkDocument(0, 0, "minecraft:stone", "minecraft:plains").ToArray();
+        for (var x = 0; x < 32; x++)
+        {
+            for (var z = 0; z < 8; z++)
+            {
+                var chunk = NbtDocument.Read(stone);
+                ((NbtCompound)chunk.Root)["xPos"] = new NbtInt(x);
+                ((NbtCompound)chunk.Root)["zPos"] = new NbtInt(z);
+                region.WriteChunk(x, z, chunk, RegionCompression.Zlib, DateTimeOffset.FromUnixTimeSeconds(1_700_000_000));
+            }
+        }
+
+        File.WriteAllBytes(RegionPath(0, 0), region.ToArray());
+        var start = new System.Diagnostics.ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "millrace.dll"), "world", "find", _world.FullName, "--block", "stone", "--parallel", "1"])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        using var process = System.Diagnostics.Process.Start(start)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        Assert.Matches(@"^\d+ \d+ \d+ minecraft:stone$", await process.StandardOutput.ReadLineAsync(timeout.Token));
+        process.StandardOutput.Close();
+        await process.WaitForExitAsync(timeout.Token);
+
+        Assert.True(process.ExitCode == ExitCodes.OutputClosed, $"exit {process.ExitCode}: {await stderr}");
+        Assert.Empty(Failures(await stderr));
+    }
+
+    // The same in process, through a pipe that breaks after the first write: a verb that reports per file stops too.
+    [Theory]
+    [InlineData("world find {world} --block stone")]
+    [InlineData("world chunks {world} --where x>-100")]
+    [InlineData("nbt show {sample}")]
+    public async Task AnyVerb_WritingToAClosedPipe_EndsWith141_AndNothingOnStandardError(string command)
+    {
+        var arguments = command.Replace("{world}", _world.FullName, StringComparison.Ordinal).Replace("{sample}", CliRun.Sample("bigtest.nbt"), StringComparison.Ordinal).Split(' ');
+        var error = new StringWriter();
+        var output = new StandardOutput(new BreaksAfterOneWrite());
+        var exitCode = await MillraceCli.RunAsync(arguments, new CliConsole(new MemoryStream(), output, error));
+        Assert.True(exitCode == ExitCodes.OutputClosed, $"exit {exitCode}: {error}");
+        Assert.True(output.IsClosed);
+        Assert.Empty(Failures(error.ToString()));
+    }
+
     private static Task<CliRun> Run(params string[] args) => CliRun.Invoke(args);
 
     // Standard error's lines but the progress display's.
-    private static string[] Failures(CliRun run) =>
-        [.. run.Error.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(line => !line.StartsWith("progress: ", StringComparison.Ordinal))];
+    private static string[] Failures(CliRun run) => Failures(run.Error);
+
+    private static string[] Failures(string error) =>
+        [.. error.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(line => !line.StartsWith("progress: ", StringComparison.Ordinal))];
 
     private string RegionPath(int x, int z) => Path.Combine(_world.FullName, "region", $"r.{x}.{z}.mca");
 
@@ -352,4 +406,34 @@ public sealed class WorldCommandsTests : IDisposable
             }])
         },
     });
+}
+
+/// <summary>A pipe whose reader leaves after the first write: later writes fail as the platform fails them (EPIPE).</summary>
+internal sealed class BreaksAfterOneWrite : MemoryStream
+{
+    private bool _written;
+
+    public override void Write(ReadOnlySpan<byte> buffer)
+    {
+        if (_written)
+        {
+            throw new IOException("Broken pipe", 32);
+        }
+
+        _written = true;
+    }
+
+    public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+    public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    {
+        Write(buffer.Span);
+        return ValueTask.CompletedTask;
+    }
+
+    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
+    {
+        Write(buffer.AsSpan(offset, count));
+        return Task.CompletedTask;
+    }
 }
