@@ -381,6 +381,25 @@ public sealed class WorldCommandsTests : IDisposable
         Assert.Empty(Failures(error.ToString()));
     }
 
+    // What a silo's world handler returns for a region is what the verb works out in one process (.ci/cluster-e2e runs the
+    // verbs on real silos and compares what they print).
+    [Fact]
+    public async Task TheSilosWorldHandler_FindsAsTheVerbDoesInOneProcess()
+    {
+        var handler = new Cluster.WorldRegionHandler(new CliConsole(new MemoryStream(), new MemoryStream(), new StringWriter()));
+        foreach (var query in new[] { null, "contains minecraft:stone" })
+        {
+            var payload = new Cluster.WorldRegionPayload("find", RegionPath(0, 0), query, Block: "minecraft:oak_log").ToJson();
+            var remote = Worlds.RegionBlocks.FromJson((await handler.HandleWithResultAsync(new Millrace.Cluster.Jobs.WorkItem("0", payload), CancellationToken.None))!);
+            var local = Worlds.RegionWork.Find(RegionPath(0, 0), "minecraft:oak_log", query is null ? null : ChunkQuery.Parse(query), CancellationToken.None);
+            Assert.Equal(local.Positions, remote.Positions);
+            Assert.Equal(local.States, remote.States);
+            Assert.Equal(local.StateOf, remote.StateOf);
+            Assert.Equal([1, 64, 2], remote.Positions);
+            Assert.Equal(["minecraft:oak_log[axis=y]"], remote.States);
+        }
+    }
+
     private static Task<CliRun> Run(params string[] args) => CliRun.Invoke(args);
 
     // Standard error's lines but the progress display's.

@@ -9,11 +9,12 @@ namespace Millrace.Cli.Cluster;
 
 /// <summary>What one region of a clustered world verb asks of a silo: the verb, the region file (a path every silo sees)
 /// and the verb's query.</summary>
-/// <param name="Verb">stats, chunks or prune.</param>
+/// <param name="Verb">stats, find, chunks or prune.</param>
 /// <param name="Region">The region file.</param>
 /// <param name="Query">The chunk query, for chunks and prune.</param>
 /// <param name="Apply">Whether prune deletes (otherwise it measures).</param>
-internal sealed record WorldRegionPayload(string Verb, string Region, string? Query = null, bool Apply = false)
+/// <param name="Block">The block's name, for find.</param>
+internal sealed record WorldRegionPayload(string Verb, string Region, string? Query = null, bool Apply = false, string? Block = null)
 {
     public string ToJson() => JsonSerializer.Serialize(this, WorldRegionJson.Default.WorldRegionPayload);
 
@@ -27,7 +28,7 @@ internal sealed partial class WorldRegionJson : JsonSerializerContext;
 /// <summary>
 /// The built-in handler of clustered world verbs, registered as <see cref="Name"/> on every <c>millrace cluster silo</c>:
 /// one region as the verb does it in one process (<see cref="RegionWork"/>), its result returned as JSON for the
-/// submitter to print. Idempotent: stats and chunks only read; prune writes each file atomically, and a region pruned
+/// submitter to print. Idempotent: stats, find and chunks only read; prune writes each file atomically, and a region pruned
 /// twice is pruned once (its matching chunks are gone the second time).
 /// </summary>
 internal sealed class WorldRegionHandler(CliConsole console) : IWorkItemHandler
@@ -42,6 +43,7 @@ internal sealed class WorldRegionHandler(CliConsole console) : IWorkItemHandler
         return payload.Verb switch
         {
             "stats" => RegionWork.Count(payload.Region, cancellationToken).ToJson(),
+            "find" => RegionWork.Find(payload.Region, payload.Block!, payload.Query is { } query ? ChunkQuery.Parse(query) : null, cancellationToken).ToJson(),
             "chunks" => RegionWork.Select(payload.Region, ChunkQuery.Parse(payload.Query!)).ToJson(),
             "prune" => (await RegionWork.PruneAsync(payload.Region, ChunkQuery.Parse(payload.Query!), payload.Apply, console, cancellationToken)).ToJson(),
             _ => throw new InvalidOperationException($"'{payload.Verb}' is not a world verb a silo runs."),

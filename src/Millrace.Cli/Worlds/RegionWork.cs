@@ -55,6 +55,31 @@ internal static class RegionWork
         return failures;
     }
 
+    /// <summary>Where the blocks of a name are in one region, in the chunks a query matches (all without one).</summary>
+    public static RegionBlocks Find(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
+    {
+        var positions = new List<int>();
+        var stateOf = new List<int>();
+        var states = new Dictionary<BlockState, int>();
+        var failures = ForEachChunk(
+            regionPath,
+            (chunk, entry) =>
+            {
+                if (query is not null && !query.Matches(chunk, entry.Timestamp))
+                {
+                    return;
+                }
+
+                foreach (var (x, y, z, state) in chunk.FindBlocks(name))
+                {
+                    positions.AddRange([x, y, z]);
+                    stateOf.Add(states.TryGetValue(state, out var index) ? index : states[state] = states.Count);
+                }
+            },
+            cancellationToken);
+        return new RegionBlocks([.. positions], [.. states.OrderBy(s => s.Value).Select(s => s.Key.ToString())], [.. stateOf], failures);
+    }
+
     /// <summary>The chunks of a region a query selects.</summary>
     public static RegionChunks Select(string regionPath, ChunkQuery query)
     {
@@ -220,6 +245,19 @@ internal sealed record RegionChunks(int RegionX, int RegionZ, int Chunks, List<i
     public static RegionChunks FromJson(string json) => JsonSerializer.Deserialize(json, RegionWorkJson.Default.RegionChunks) ?? throw new JsonException("An empty result.");
 }
 
+/// <summary>
+/// The blocks of one name in one region (<c>world find</c>), in the order the region's chunks and sections hold them:
+/// each block's x, y and z one after another in <see cref="Positions"/>, and its state as an index into
+/// <see cref="States"/> (each state's text once), so that a region's result stays small on its way from a silo.
+/// </summary>
+internal sealed record RegionBlocks(int[] Positions, string[] States, int[] StateOf, List<ChunkFailure> Failures)
+{
+    public string ToJson() => JsonSerializer.Serialize(this, RegionWorkJson.Default.RegionBlocks);
+
+    public static RegionBlocks FromJson(string json) => JsonSerializer.Deserialize(json, RegionWorkJson.Default.RegionBlocks) ?? throw new JsonException("An empty result.");
+}
+
+[JsonSerializable(typeof(RegionBlocks))]
 [JsonSerializable(typeof(RegionCounts))]
 [JsonSerializable(typeof(RegionChunks))]
 internal sealed partial class RegionWorkJson : JsonSerializerContext;

@@ -232,9 +232,16 @@ internal static class WorldCommands
         });
         var where = QueryOption("Only in the chunks that match this query (see 'world chunks').");
         var (dimension, parallel) = (DimensionOption(), ParallelOption());
+        var cluster = new ClusterJobArguments("world-find");
         var command = new Command("find", "Print where every block of a name is, as 'x y z state' lines, region by region as they are read.") { path, block, where, dimension, parallel };
+        cluster.AddTo(command);
         command.SetAction(async (parsed, cancellationToken) =>
         {
+            if (await JobOf(parsed, console, parallel, cluster, "finding") is not { } job)
+            {
+                return ExitCodes.Usage;
+            }
+
             if (RegionsOf(parsed.GetValue(path)!, parsed.GetValue(dimension)!, console) is not { } regions)
             {
                 return ExitCodes.BadInput;
@@ -242,23 +249,25 @@ internal static class WorldCommands
 
             var name = parsed.GetValue(block)!;
             name = name.Contains(':', StringComparison.Ordinal) ? name : "minecraft:" + name;
-            var query = parsed.GetValue(where) is { } text ? ChunkQuery.Parse(text) : null;
+            var text = parsed.GetValue(where);
+            var query = text is null ? null : ChunkQuery.Parse(text);
             await using var output = console.CreateTextOutput();
-            var job = new RegionJob(console, parsed.GetValue(parallel), "finding");
             return await job.RunAsync(
                 regions,
-                (region, token) => ValueTask.FromResult(FindIn(region, name, query, token)),
+                (region, token) => ValueTask.FromResult(RegionWork.Find(region, name, query, token)),
                 async (region, found) =>
                 {
-                    foreach (var (x, y, z, state) in found.Blocks)
+                    for (var i = 0; i < found.StateOf.Length; i++)
                     {
-                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{x} {y} {z} {state}"));
+                        var at = found.Positions.AsSpan(i * 3, 3);
+                        await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"{at[0]} {at[1]} {at[2]} {found.States[found.StateOf[i]]}"));
                     }
 
                     await output.FlushAsync(cancellationToken);
-                    return RegionJob.ReportChunkErrors(console, region, found.ChunkErrors);
+                    return RegionJob.ReportChunkErrors(console, region, found.Failures);
                 },
-                cancellationToken);
+                cancellationToken,
+                (region => RegionPayload("find", region, text, block: name), RegionBlocks.FromJson));
         });
         return command;
     }
@@ -383,9 +392,9 @@ internal static class WorldCommands
     }
 
 #if MILLRACE_CLUSTER
-    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false) => new WorldRegionPayload(verb, region, query, apply).ToJson();
+    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false, string? block = null) => new WorldRegionPayload(verb, region, query, apply, block).ToJson();
 #else
-    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false) => throw new PlatformNotSupportedException(ClusterCommands.NotInThisBuild);
+    private static string RegionPayload(string verb, string region, string? query = null, bool apply = false, string? block = null) => throw new PlatformNotSupportedException(ClusterCommands.NotInThisBuild);
 #endif
 
     private static (Argument<string> Path, Argument<int> X, Argument<int> Y, Argument<int> Z, Option<string> Dimension) BlockArguments() => (
@@ -491,22 +500,6 @@ internal static class WorldCommands
             : null;
     }
 
-    private static FoundBlocks FindIn(string regionPath, string name, ChunkQuery? query, CancellationToken cancellationToken)
-    {
-        var blocks = new List<FoundBlock>();
-        var failures = RegionWork.ForEachChunk(
-            regionPath,
-            (chunk, entry) =>
-            {
-                if (query is null || query.Matches(chunk, entry.Timestamp))
-                {
-                    blocks.AddRange(chunk.FindBlocks(name));
-                }
-            },
-            cancellationToken);
-        return new FoundBlocks(blocks, failures);
-    }
-
     private static (NbtDocument Document, string RegionPath, RegionFile Region, Chunk Chunk)? ChunkAt(string path, string dimensionName, int x, int z, CliConsole console)
     {
         if (Open(path, console) is not { } world || DimensionOf(path, world, dimensionName, console) is not { } dimension)
@@ -576,8 +569,5 @@ internal static class WorldCommands
         output.WriteByte((byte)'\n');
         await output.FlushAsync(cancellationToken);
     }
-
-    /// <summary>A region's blocks of one name, and the chunks of it that could not be read.</summary>
-    private sealed record FoundBlocks(List<FoundBlock> Blocks, List<ChunkFailure> ChunkErrors);
 
 }
