@@ -21,7 +21,26 @@ public static class MillraceCli
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(console);
         var parsed = CreateRootCommand(console).Parse(args);
-        await using var output = console.CreateTextOutput();
+        var output = console.CreateTextOutput();
+        try
+        {
+            return await RunAsync(parsed, console, output, cancellationToken);
+        }
+        finally
+        {
+            try
+            {
+                await output.DisposeAsync();
+            }
+            catch (OutputClosedException)
+            {
+                // The reader left as a run that had already failed or been stopped wrote its last text: its code stands.
+            }
+        }
+    }
+
+    private static async Task<int> RunAsync(ParseResult parsed, CliConsole console, StreamWriter output, CancellationToken cancellationToken)
+    {
         if (parsed.Errors.Count > 0)
         {
             // One line per problem, the pointer to the help on the last one: a failure is one line of standard error.
@@ -40,8 +59,12 @@ public static class MillraceCli
         {
             var exitCode = await parsed.InvokeAsync(invocation, cancellationToken);
 
+            // What is still buffered (the help, a short listing) is written here, where a reader gone is caught, not when
+            // the writer is disposed; whether or not the run was stopped, what it printed is written.
+            await output.FlushAsync(CancellationToken.None);
+
             // A verb that met the closed output in work it reports per item still ends as the reader's leaving does.
-            return console.Output is StandardOutput { IsClosed: true } ? ExitCodes.OutputClosed : exitCode;
+            return console.Output is StandardOutput { ReaderGone: true } ? ExitCodes.OutputClosed : exitCode;
         }
         catch (OutputClosedException)
         {

@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
 
 namespace Millrace.Cli;
@@ -9,15 +10,34 @@ namespace Millrace.Cli;
 /// <see cref="OutputClosedException"/>, which ends the run at once, quietly, with <see cref="ExitCodes.OutputClosed"/>;
 /// later writes are dropped (the buffered text a closing writer flushes has no one to go to either).
 /// </summary>
-internal sealed class StandardOutput(Stream inner) : Stream
+/// <remarks>
+/// Tests give it a stream of their own; the process's pipe is written with <c>write(2)</c> itself, whose every outcome
+/// is known: a short write goes on from where it stopped, a non-blocking pipe that is full (EAGAIN, as some parent
+/// processes hand their children) is waited on, and EPIPE is the reader gone. A <see cref="FileStream"/> over the
+/// descriptor could not be retried after a failure part way, since it does not say how much it wrote.
+/// </remarks>
+internal sealed partial class StandardOutput : Stream
 {
-    // EPIPE: its value on Linux and macOS, which the platform's IOException carries as its HResult.
+    private const int Descriptor = 1;
+
+    // errno values on Linux, and EAGAIN's on macOS; the platform's IOException carries EPIPE as its HResult.
+    private const int Interrupted = 4;
+    private const int TryAgain = 11;
+    private const int TryAgainMac = 35;
     private const int BrokenPipe = 32;
 
-    private volatile bool _closed;
+    private readonly Stream? _inner;
+    private volatile bool _readerGone;
+
+    /// <summary>Initializes a new instance over a stream of the caller's (tests).</summary>
+    /// <param name="inner">Where the bytes go; an <see cref="IOException"/> whose HResult is EPIPE is the reader gone.</param>
+    public StandardOutput(Stream inner) => _inner = inner;
+
+    // The process's own standard output, written through its descriptor.
+    private StandardOutput() => _inner = null;
 
     /// <summary>Gets a value indicating whether the reader has gone.</summary>
-    public bool IsClosed => _closed;
+    public bool ReaderGone => _readerGone;
 
     /// <inheritdoc />
     public override bool CanRead => false;
@@ -35,9 +55,9 @@ internal sealed class StandardOutput(Stream inner) : Stream
     public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
 
     /// <summary>
-    /// Opens the process's standard output: on Unix, redirected to a pipe or a socket, it is written through its file
-    /// descriptor, where a closed reader is an error; a file or a terminal through the console's stream (a file stream would write a shared
-    /// file at an offset of its own, over what the shell writes after it).
+    /// Opens the process's standard output: on Unix, redirected to a pipe or a socket, it is written through its
+    /// descriptor, where a closed reader is an error; a file or a terminal through the console's stream (whose writes to
+    /// a file keep the offset the shell shares with the commands after it).
     /// </summary>
     /// <returns>The stream.</returns>
     public static Stream Open()
@@ -46,13 +66,12 @@ internal sealed class StandardOutput(Stream inner) : Stream
         {
             try
             {
-                var stream = new FileStream(new SafeFileHandle(1, ownsHandle: false), FileAccess.Write, bufferSize: 0);
-                if (!stream.CanSeek)
+                // A stream over the descriptor only to ask what it is: a pipe or a socket cannot seek, a file can.
+                using var probe = new FileStream(new SafeFileHandle(Descriptor, ownsHandle: false), FileAccess.Write, bufferSize: 0);
+                if (!probe.CanSeek)
                 {
-                    return new StandardOutput(stream);
+                    return new StandardOutput();
                 }
-
-                stream.Dispose();
             }
             catch (Exception exception) when (exception is IOException or ArgumentException or UnauthorizedAccessException or NotSupportedException)
             {
@@ -66,18 +85,24 @@ internal sealed class StandardOutput(Stream inner) : Stream
     /// <inheritdoc />
     public override void Write(ReadOnlySpan<byte> buffer)
     {
-        if (_closed)
+        if (_readerGone)
         {
+            return;
+        }
+
+        if (_inner is null)
+        {
+            WriteToDescriptor(buffer);
             return;
         }
 
         try
         {
-            inner.Write(buffer);
+            _inner.Write(buffer);
         }
         catch (IOException exception) when (exception.HResult == BrokenPipe)
         {
-            throw Closed(exception);
+            throw Gone(exception);
         }
     }
 
@@ -87,18 +112,25 @@ internal sealed class StandardOutput(Stream inner) : Stream
     /// <inheritdoc />
     public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        if (_closed)
+        if (_readerGone)
         {
+            return;
+        }
+
+        if (_inner is null)
+        {
+            // A pipe write blocks until the reader takes the bytes, as the console's stream does.
+            WriteToDescriptor(buffer.Span);
             return;
         }
 
         try
         {
-            await inner.WriteAsync(buffer, cancellationToken).ConfigureAwait(false);
+            await _inner.WriteAsync(buffer, cancellationToken).ConfigureAwait(false);
         }
         catch (IOException exception) when (exception.HResult == BrokenPipe)
         {
-            throw Closed(exception);
+            throw Gone(exception);
         }
     }
 
@@ -109,9 +141,9 @@ internal sealed class StandardOutput(Stream inner) : Stream
     /// <inheritdoc />
     public override void Flush()
     {
-        if (!_closed)
+        if (!_readerGone)
         {
-            inner.Flush();
+            _inner?.Flush();
         }
     }
 
@@ -129,15 +161,49 @@ internal sealed class StandardOutput(Stream inner) : Stream
     {
         if (disposing)
         {
-            inner.Dispose();
+            _inner?.Dispose();
         }
 
         base.Dispose(disposing);
     }
 
-    private OutputClosedException Closed(IOException exception)
+    [LibraryImport("libc", EntryPoint = "write", SetLastError = true)]
+    private static unsafe partial nint WriteBytes(int descriptor, byte* buffer, nint count);
+
+    private unsafe void WriteToDescriptor(ReadOnlySpan<byte> buffer)
     {
-        _closed = true;
+        fixed (byte* start = buffer)
+        {
+            var written = 0;
+            while (written < buffer.Length)
+            {
+                var result = WriteBytes(Descriptor, start + written, buffer.Length - written);
+                if (result >= 0)
+                {
+                    written += (int)result;
+                    continue;
+                }
+
+                var error = Marshal.GetLastPInvokeError();
+                switch (error)
+                {
+                    case Interrupted:
+                        break;
+                    case TryAgain or TryAgainMac:
+                        Thread.Sleep(1);
+                        break;
+                    case BrokenPipe:
+                        throw Gone(new IOException(Marshal.GetPInvokeErrorMessage(error), error));
+                    default:
+                        throw new IOException($"Standard output: {Marshal.GetPInvokeErrorMessage(error)}", error);
+                }
+            }
+        }
+    }
+
+    private OutputClosedException Gone(IOException exception)
+    {
+        _readerGone = true;
         return new OutputClosedException(exception);
     }
 }

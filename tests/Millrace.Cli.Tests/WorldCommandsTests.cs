@@ -348,7 +348,13 @@ public sealed class WorldCommandsTests : IDisposable
             }
         }
 
-        File.WriteAllBytes(RegionPath(0, 0), region.ToArray());
+        // Four regions of a million stone blocks each (and the world's one of air): the first fills the pipe many times over.
+        var bytes = region.ToArray();
+        for (var x = 0; x < 4; x++)
+        {
+            File.WriteAllBytes(RegionPath(x, 0), bytes);
+        }
+
         var start = new System.Diagnostics.ProcessStartInfo("dotnet", [Path.Combine(AppContext.BaseDirectory, "millrace.dll"), "world", "find", _world.FullName, "--block", "stone", "--parallel", "1"])
         {
             RedirectStandardOutput = true,
@@ -363,6 +369,34 @@ public sealed class WorldCommandsTests : IDisposable
 
         Assert.True(process.ExitCode == ExitCodes.OutputClosed, $"exit {process.ExitCode}: {await stderr}");
         Assert.Empty(Failures(await stderr));
+
+        // The run stopped in its first region: a run to the end says so in its last progress line.
+        Assert.DoesNotContain("5/5", await stderr, StringComparison.Ordinal);
+    }
+
+    // The help is written when the run ends, through the same writer: a reader gone by then ends the run as quietly.
+    [Fact]
+    public async Task TheHelp_IntoAPipeAlreadyClosed_EndsWith141()
+    {
+        var error = new StringWriter();
+        var output = new StandardOutput(new BreaksAfter(writes: 0));
+        Assert.Equal(ExitCodes.OutputClosed, await MillraceCli.RunAsync(["--help"], new CliConsole(new MemoryStream(), output, error)));
+        Assert.Empty(error.ToString());
+    }
+
+    // A file not named r.X.Z.mca is read as region 0,0 by every verb: its chunks are at their slots, whatever xPos says.
+    [Fact]
+    public async Task AFileNotNamedAsARegion_IsRegion00_ForEveryVerb()
+    {
+        var copy = Path.Combine(_world.FullName, "backup.mca");
+        var region = RegionFile.Open(RegionPath(-1, 0));
+        File.WriteAllBytes(copy, region.ToArray());
+        Assert.Equal("31 0\n", (await Run("world", "chunks", copy, "--where", "x = 31 and contains air")).Output);
+        Assert.Empty((await Run("world", "chunks", copy, "--where", "x = -1 and contains air")).Output);
+        var find = await Run("world", "find", copy, "--block", "air", "--where", "x = 31");
+        Assert.Equal(4096, find.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+        Assert.StartsWith("496 ", find.Output, StringComparison.Ordinal);
+        Assert.Equal(ExitCodes.BadInput, (await Run("world", "chunks", copy, "--where", "x = 31")).ExitCode);
     }
 
     // The same in process, through a pipe that breaks after the first write: a verb that reports per file stops too.
@@ -374,10 +408,10 @@ public sealed class WorldCommandsTests : IDisposable
     {
         var arguments = command.Replace("{world}", _world.FullName, StringComparison.Ordinal).Replace("{sample}", CliRun.Sample("bigtest.nbt"), StringComparison.Ordinal).Split(' ');
         var error = new StringWriter();
-        var output = new StandardOutput(new BreaksAfterOneWrite());
+        var output = new StandardOutput(new BreaksAfter(writes: 1));
         var exitCode = await MillraceCli.RunAsync(arguments, new CliConsole(new MemoryStream(), output, error));
         Assert.True(exitCode == ExitCodes.OutputClosed, $"exit {exitCode}: {error}");
-        Assert.True(output.IsClosed);
+        Assert.True(output.ReaderGone);
         Assert.Empty(Failures(error.ToString()));
     }
 
@@ -427,19 +461,19 @@ public sealed class WorldCommandsTests : IDisposable
     });
 }
 
-/// <summary>A pipe whose reader leaves after the first write: later writes fail as the platform fails them (EPIPE).</summary>
-internal sealed class BreaksAfterOneWrite : MemoryStream
+/// <summary>A pipe whose reader leaves after some writes: later writes fail as the platform fails them (EPIPE).</summary>
+internal sealed class BreaksAfter(int writes) : MemoryStream
 {
-    private bool _written;
+    private int _left = writes;
 
     public override void Write(ReadOnlySpan<byte> buffer)
     {
-        if (_written)
+        if (_left == 0)
         {
             throw new IOException("Broken pipe", 32);
         }
 
-        _written = true;
+        _left--;
     }
 
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));

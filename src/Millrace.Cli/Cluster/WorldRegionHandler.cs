@@ -11,7 +11,7 @@ namespace Millrace.Cli.Cluster;
 /// and the verb's query.</summary>
 /// <param name="Verb">stats, find, chunks or prune.</param>
 /// <param name="Region">The region file.</param>
-/// <param name="Query">The chunk query, for chunks and prune.</param>
+/// <param name="Query">The chunk query, for chunks and prune (and find's, when it has one).</param>
 /// <param name="Apply">Whether prune deletes (otherwise it measures).</param>
 /// <param name="Block">The block's name, for find.</param>
 internal sealed record WorldRegionPayload(string Verb, string Region, string? Query = null, bool Apply = false, string? Block = null)
@@ -43,7 +43,7 @@ internal sealed class WorldRegionHandler(CliConsole console) : IWorkItemHandler
         return payload.Verb switch
         {
             "stats" => RegionWork.Count(payload.Region, cancellationToken).ToJson(),
-            "find" => RegionWork.Find(payload.Region, payload.Block!, payload.Query is { } query ? ChunkQuery.Parse(query) : null, cancellationToken).ToJson(),
+            "find" => RegionWork.Find(payload.Region, payload.Block ?? throw new InvalidOperationException("A find payload names no block."), payload.Query is { } query ? ChunkQuery.Parse(query) : null, cancellationToken).ToJson(),
             "chunks" => RegionWork.Select(payload.Region, ChunkQuery.Parse(payload.Query!)).ToJson(),
             "prune" => (await RegionWork.PruneAsync(payload.Region, ChunkQuery.Parse(payload.Query!), payload.Apply, console, cancellationToken)).ToJson(),
             _ => throw new InvalidOperationException($"'{payload.Verb}' is not a world verb a silo runs."),

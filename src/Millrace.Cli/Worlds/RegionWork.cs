@@ -34,8 +34,13 @@ internal static class RegionWork
         var damaged = new List<RegionChunkError>();
         var region = OpenRegion(regionPath, damaged);
         var failures = damaged.Select(ChunkFailure.From).ToList();
-        // A chunk is where its slot is, as the game reads it; in a file not named r.X.Z.mca, where its xPos and zPos say.
-        var named = RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var regionX, out var regionZ);
+        // A chunk is where its slot is, as the game reads it; a file not named r.X.Z.mca is read as region 0,0, as the
+        // chunks a query selects in it are (PositionOf).
+        if (!RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var regionX, out var regionZ))
+        {
+            (regionX, regionZ) = (0, 0);
+        }
+
         foreach (var entry in region.Chunks)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -43,7 +48,7 @@ internal static class RegionWork
             {
                 if (region.ReadChunk(entry.X, entry.Z)?.Root is NbtCompound root)
                 {
-                    visit(named ? Chunk.Read(root, (regionX * 32) + entry.X, (regionZ * 32) + entry.Z) : Chunk.Read(root), entry);
+                    visit(Chunk.Read(root, (regionX * 32) + entry.X, (regionZ * 32) + entry.Z), entry);
                 }
             }
             catch (MillraceException exception)
@@ -155,7 +160,7 @@ internal static class RegionWork
             : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
 
     // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise, and
-    // one that reads the chunks places them as region 0,0's, as the chunks it lists are.
+    // one that reads the chunks places them as region 0,0's, as stats and find do (ForEachChunk).
     private static (int X, int Z) PositionOf(string regionPath, ChunkQuery query) =>
         RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z)
         : query.RequiresChunkData ? (0, 0)

@@ -8,7 +8,7 @@ namespace Millrace.Nbt.Worlds;
 /// changes no tag, so a chunk read and written back without a change gives the same bytes, and what the view does not
 /// model is still in <see cref="Root"/>. Both shapes the game has written are read: before 1.18 everything sits in a
 /// <c>Level</c> compound (<c>Sections</c>, <c>TileEntities</c>); from 1.18 at the root (<c>sections</c>,
-/// <c>block_entities</c>).
+/// <c>block_entities</c>). A chunk and its sections are not for two threads at once (a scan reads each chunk on one).
 /// </summary>
 public sealed class Chunk
 {
@@ -100,8 +100,9 @@ public sealed class Chunk
             throw WorldErrors.Invalid("A chunk saved before 1.18 keeps its data in a compound 'Level'.", "Level");
         }
 
-        var (x, z) = (Position(level, "xPos", prefix), Position(level, "zPos", prefix));
-        (x, z) = place ?? (x, z);
+        // xPos and zPos are required either way (the game writes them); a place given overrides them.
+        var stored = (X: Position(level, "xPos", prefix), Z: Position(level, "zPos", prefix));
+        var (x, z) = place ?? stored;
         var listName = ReferenceEquals(level, root) ? "sections" : "Sections";
         var listPath = ErrorPath.Member(prefix, listName);
         var sections = new List<ChunkSection>();

@@ -101,8 +101,9 @@ public sealed class ChunkQuery
 
     /// <summary>
     /// Puts every chunk of a region through the query: from the header alone when the query does not
-    /// <see cref="RequiresChunkData"/>, otherwise each chunk read in turn. A chunk that cannot be read neither matches
-    /// nor stops the rest: it is listed with its error.
+    /// <see cref="RequiresChunkData"/>, otherwise each chunk read in turn. Either way a chunk is where its slot puts it,
+    /// whatever its <c>xPos</c> and <c>zPos</c> say, as the game reads it (<see cref="Chunk.Read(Tags.NbtCompound, int, int)"/>).
+    /// A chunk that cannot be read neither matches nor stops the rest: it is listed with its error.
     /// </summary>
     /// <param name="region">The region.</param>
     /// <param name="regionX">The region's x, in regions of 32 chunks (from its name, <see cref="RegionFileEntry"/>).</param>

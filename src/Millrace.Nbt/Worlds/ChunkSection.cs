@@ -5,7 +5,8 @@ namespace Millrace.Nbt.Worlds;
 /// <summary>
 /// One section of a chunk (16 blocks high) and the views over its tags, each read when first asked for: block states
 /// (1.13+), block ids (before 1.13) and biomes (1.18+). A section the game would not write is refused when the view is
-/// read, with the path from the chunk's root.
+/// read, with the path from the chunk's root (again at each read: a view that failed is not kept). Not for two threads
+/// at once.
 /// </summary>
 public sealed class ChunkSection
 {

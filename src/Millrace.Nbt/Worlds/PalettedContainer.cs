@@ -170,10 +170,11 @@ internal sealed class PalettedContainer<T>
         return new(container, paletteName, dataName, rules, encode, pinned, entries, palette, count, data.Value, bits, counts);
     }
 
+    // The first entry past the palette, which the counts said is there.
     private static int FirstPastPalette(long[] packed, int bits, PackedLayout layout, int count, int paletteSize)
     {
         var i = 0;
-        while (PackedIndices.Get(packed, bits, layout, i) < paletteSize)
+        while (i < count - 1 && PackedIndices.Get(packed, bits, layout, i) < paletteSize)
         {
             i++;
         }

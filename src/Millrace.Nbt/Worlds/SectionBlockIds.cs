@@ -91,32 +91,8 @@ public sealed class SectionBlockIds
         destination[..(MaxId + 1)].Clear();
         if (_add is null)
         {
-            // Eight ids at a time where they are one id (most of a section of stone or air), else into two tables by
-            // turns, so that a run of one id waits on two increments at a time, not one.
-            Span<int> other = stackalloc int[256];
-            other.Clear();
-            foreach (var word in System.Runtime.InteropServices.MemoryMarshal.Cast<byte, ulong>(_blocks))
-            {
-                var first = word & 0xFF;
-                if (word == first * 0x0101010101010101UL)
-                {
-                    destination[(int)first] += 8;
-                    continue;
-                }
-
-                var bits = word;
-                for (var k = 0; k < 4; k++, bits >>= 16)
-                {
-                    destination[(int)(bits & 0xFF)]++;
-                    other[(int)((bits >> 8) & 0xFF)]++;
-                }
-            }
-
-            for (var id = 0; id < 256; id++)
-            {
-                destination[id] += other[id];
-            }
-
+            // The ids are whole bytes: eight to a long, counted as packed indices are (a long of one id in one step).
+            PackedIndices.Count(System.Runtime.InteropServices.MemoryMarshal.Cast<byte, long>(_blocks), 8, PackedLayout.Padded, BlockCount, destination);
             return;
         }
 

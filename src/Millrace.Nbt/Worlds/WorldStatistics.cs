@@ -61,7 +61,7 @@ public sealed class WorldStatistics
                 }
             }
 
-            CountPalette(LegacyNames, static name => name, _biomes);
+            CountPalette(perId, LegacyNames, static name => name, _biomes);
         }
 
         foreach (var section in chunk.Sections)
@@ -69,20 +69,23 @@ public sealed class WorldStatistics
             if (section.BlockStates is { } states)
             {
                 Sections++;
-                states.CountEntries(Scratch(states.Palette.Count));
-                CountPalette(states.Palette, static state => state.Name, _blocks);
+                var counts = Scratch(states.Palette.Count);
+                states.CountEntries(counts);
+                CountPalette(counts, states.Palette, static state => state.Name, _blocks);
             }
             else if (section.BlockIds is { } ids)
             {
                 Sections++;
-                ids.CountIds(Scratch(SectionBlockIds.MaxId + 1));
-                CountPalette(LegacyNames, static name => name, _blocks);
+                var counts = Scratch(SectionBlockIds.MaxId + 1);
+                ids.CountIds(counts);
+                CountPalette(counts, LegacyNames, static name => name, _blocks);
             }
 
             if (section.Biomes is { } biomes)
             {
-                biomes.CountEntries(Scratch(biomes.Palette.Count));
-                CountPalette(biomes.Palette, static biome => biome, _biomes);
+                var counts = Scratch(biomes.Palette.Count);
+                biomes.CountEntries(counts);
+                CountPalette(counts, biomes.Palette, static biome => biome, _biomes);
             }
         }
     }
@@ -119,10 +122,9 @@ public sealed class WorldStatistics
     }
 
     // The views count by palette entry (into the scratch); by name here: a name may head several entries (a block's states).
-    private void CountPalette<T>(IReadOnlyList<T> palette, Func<T, string> nameOf, Dictionary<string, long> counts)
+    private static void CountPalette<T>(Span<int> perEntry, IReadOnlyList<T> palette, Func<T, string> nameOf, Dictionary<string, long> counts)
     {
         // The entries none use are skipped a vector at a time: a legacy section's "palette" is every id.
-        var perEntry = _perEntry.AsSpan(0, palette.Count);
         var from = 0;
         while (perEntry[from..].IndexOfAnyExcept(0) is var next and >= 0)
         {

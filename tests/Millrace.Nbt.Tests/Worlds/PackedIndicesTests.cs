@@ -41,15 +41,25 @@ public class PackedIndicesTests
         }
     }
 
-    [Theory]
-    [MemberData(nameof(Widths))]
-    public void Count_IsTheHistogramOfWhatAnIndependentBitReaderReads(int bits, PackedLayout layout)
+    // A palette's index is at most 13 bits wide (4,097 entries): Count is for palettes.
+    public static TheoryData<int, PackedLayout> PaletteWidths()
     {
-        if (bits > 13)
+        var data = new TheoryData<int, PackedLayout>();
+        foreach (var layout in new[] { PackedLayout.Spanning, PackedLayout.Padded })
         {
-            return; // A palette's index is at most 13 bits wide (4,097 entries); Count is for palettes.
+            for (var bits = 1; bits <= 13; bits++)
+            {
+                data.Add(bits, layout);
+            }
         }
 
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(PaletteWidths))]
+    public void Count_IsTheHistogramOfWhatAnIndependentBitReaderReads(int bits, PackedLayout layout)
+    {
         foreach (var count in new[] { 4096, 64, 1, 63 })
         {
             // Runs of one value, long enough to fill whole longs (counted a long at a time), between random entries.
@@ -76,6 +86,20 @@ public class PackedIndicesTests
 
             Assert.Equal(expected, histogram);
         }
+    }
+
+    // The bits a padded long leaves over hold no entry: set, they are not counted, and a long of one value with them set
+    // is still counted entry by entry, right.
+    [Fact]
+    public void Count_LeavesAPaddedLongsSpareBitsOut()
+    {
+        var entries = Enumerable.Repeat(3, 24).ToArray();
+        var packed = ReferencePack(entries, 5, PackedLayout.Padded);
+        packed[0] |= 0xFL << 60;
+        var histogram = new int[32];
+        PackedIndices.Count(packed, 5, PackedLayout.Padded, entries.Length, histogram);
+        Assert.Equal(24, histogram[3]);
+        Assert.Equal(24, histogram.Sum());
     }
 
     [Fact]

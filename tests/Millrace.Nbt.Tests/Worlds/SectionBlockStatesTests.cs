@@ -46,6 +46,14 @@ public class SectionBlockStatesTests
                 var counts = new int[blocks.Palette.Count];
                 blocks.CountEntries(counts);
                 Assert.Equal(Enumerable.Range(0, counts.Length).Select(entry => reference.Count(index => index == entry)), counts);
+                if (SectionBiomes.Read(section) is { } biomes)
+                {
+                    var cells = new int[SectionBiomes.CellCount];
+                    biomes.CopyIndicesTo(cells);
+                    var perBiome = new int[biomes.Palette.Count];
+                    biomes.CountEntries(perBiome);
+                    Assert.Equal(Enumerable.Range(0, perBiome.Length).Select(entry => cells.Count(index => index == entry)), perBiome);
+                }
                 var (x, y, z) = (read % 16, (read / 16) % 16, (read / 256) % 16);
                 Assert.Same(blocks.Palette[indices[(((y * 16) + z) * 16) + x]], blocks[x, y, z]);
             }
@@ -195,6 +203,28 @@ public class SectionBlockStatesTests
         },
         { "an entry that is not a compound", WithPalette([new BlockState("a").ToCompound(), new NbtString("b")], new long[256]), "block_states.palette[1]" },
     };
+
+    // An index past the palette is named by its entry and value wherever it is: first, in the middle, or in the padded
+    // layout's tail past the last whole long; in either layout.
+    [Theory]
+    [InlineData(0, PackedLayout.Padded, 4)]
+    [InlineData(2_000, PackedLayout.Padded, 4)]
+    [InlineData(2_000, PackedLayout.Padded, 5)]
+    [InlineData(4_095, PackedLayout.Padded, 5)]
+    [InlineData(4_095, PackedLayout.Spanning, 5)]
+    public void AnIndexPastThePalette_IsNamedByItsEntry(int entry, PackedLayout layout, int bits)
+    {
+        var palette = (1 << (bits - 1)) + 1;
+        var indices = new int[SectionBlockStates.BlockCount];
+        indices[entry] = palette;
+        var data = new long[PackedIndices.LongCount(indices.Length, bits, layout)];
+        PackedIndices.Pack(indices, bits, layout, data);
+        var section = layout == PackedLayout.Padded
+            ? Modern(palette, data)
+            : new NbtCompound { { "Palette", new NbtList([new BlockState("minecraft:air").ToCompound(), .. Enumerable.Range(1, palette - 1).Select(i => (NbtTag)Stone(i).ToCompound())]) }, { "BlockStates", new NbtLongArray(data) } };
+        var error = Assert.Throws<MillraceException>(() => SectionBlockStates.Read(section, layout == PackedLayout.Padded ? 3955 : 1631)).Error;
+        Assert.Equal($"Entry {entry} has palette index {palette}; the palette has {palette} entries.", error.Message);
+    }
 
     [Theory]
     [MemberData(nameof(Refused))]
