@@ -47,10 +47,12 @@ internal static class Base64Suite
 
         var best = results.Find(Class, Stream, Large);
         var floor = results.Find(Class, Floor, Large);
+        // The seed's 0.60 allocation ratio is below what the object graph alone allocates on this data (issue 45 took it
+        // out of the targets); the floor is that graph, and the target is to allocate nothing beside it.
         yield return TargetResult.AtMost(
-            "large payload ≤ 0.60 allocated",
-            results.AllocationRatio(best),
-            0.60,
-            $"{Format.Ratio(results.AllocationRatio(best))} ({Format.Bytes(best?.AllocatedBytes)} vs {Format.Bytes(baseline?.AllocatedBytes)}; the object graph alone: {Format.Ratio(results.AllocationRatio(floor))})");
+            "large payload allocating ≤ 1.05× the object graph alone (the floor)",
+            (double?)best?.AllocatedBytes / floor?.AllocatedBytes,
+            1.05,
+            $"{Format.Ratio((double?)best?.AllocatedBytes / floor?.AllocatedBytes)} ({Format.Bytes(best?.AllocatedBytes)} vs {Format.Bytes(floor?.AllocatedBytes)}; to the baseline: {Format.Ratio(results.AllocationRatio(best))}, the graph's own {Format.Ratio(results.AllocationRatio(floor))})");
     }
 }
