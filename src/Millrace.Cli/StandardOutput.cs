@@ -90,19 +90,21 @@ internal sealed partial class StandardOutput : Stream
             return;
         }
 
-        if (_inner is null)
-        {
-            WriteToDescriptor(buffer);
-            return;
-        }
-
         try
         {
-            _inner.Write(buffer);
+            if (_inner is null)
+            {
+                WriteToDescriptor(buffer);
+            }
+            else
+            {
+                _inner.Write(buffer);
+            }
         }
         catch (IOException exception) when (exception.HResult == BrokenPipe)
         {
-            throw Gone(exception);
+            _readerGone = true;
+            throw new OutputClosedException(exception);
         }
     }
 
@@ -110,28 +112,11 @@ internal sealed partial class StandardOutput : Stream
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
 
     /// <inheritdoc />
-    public override async ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+    /// <remarks>Written at once: a pipe write blocks until the reader takes the bytes, as the console's stream does.</remarks>
+    public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
     {
-        if (_readerGone)
-        {
-            return;
-        }
-
-        if (_inner is null)
-        {
-            // A pipe write blocks until the reader takes the bytes, as the console's stream does.
-            WriteToDescriptor(buffer.Span);
-            return;
-        }
-
-        try
-        {
-            await _inner.WriteAsync(buffer, cancellationToken).ConfigureAwait(false);
-        }
-        catch (IOException exception) when (exception.HResult == BrokenPipe)
-        {
-            throw Gone(exception);
-        }
+        Write(buffer.Span);
+        return ValueTask.CompletedTask;
     }
 
     /// <inheritdoc />
@@ -192,19 +177,12 @@ internal sealed partial class StandardOutput : Stream
                     case TryAgain or TryAgainMac:
                         Thread.Sleep(1);
                         break;
-                    case BrokenPipe:
-                        throw Gone(new IOException(Marshal.GetPInvokeErrorMessage(error), error));
                     default:
+                        // As the platform reports it, EPIPE included (Write tells that one apart).
                         throw new IOException($"Standard output: {Marshal.GetPInvokeErrorMessage(error)}", error);
                 }
             }
         }
-    }
-
-    private OutputClosedException Gone(IOException exception)
-    {
-        _readerGone = true;
-        return new OutputClosedException(exception);
     }
 }
 

@@ -477,16 +477,4 @@ internal sealed class BreaksAfter(int writes) : MemoryStream
     }
 
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
-
-    public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
-    {
-        Write(buffer.Span);
-        return ValueTask.CompletedTask;
-    }
-
-    public override Task WriteAsync(byte[] buffer, int offset, int count, CancellationToken cancellationToken)
-    {
-        Write(buffer.AsSpan(offset, count));
-        return Task.CompletedTask;
-    }
 }

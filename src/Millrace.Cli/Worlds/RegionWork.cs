@@ -34,13 +34,8 @@ internal static class RegionWork
         var damaged = new List<RegionChunkError>();
         var region = OpenRegion(regionPath, damaged);
         var failures = damaged.Select(ChunkFailure.From).ToList();
-        // A chunk is where its slot is, as the game reads it; a file not named r.X.Z.mca is read as region 0,0, as the
-        // chunks a query selects in it are (PositionOf).
-        if (!RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var regionX, out var regionZ))
-        {
-            (regionX, regionZ) = (0, 0);
-        }
-
+        // A chunk is where its slot is, as the game reads it.
+        var (regionX, regionZ) = RegionOf(regionPath);
         foreach (var entry in region.Chunks)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -66,6 +61,7 @@ internal static class RegionWork
         var positions = new List<int>();
         var stateOf = new List<int>();
         var states = new Dictionary<BlockState, int>();
+        var texts = new List<string>();
         var failures = ForEachChunk(
             regionPath,
             (chunk, entry) =>
@@ -78,11 +74,17 @@ internal static class RegionWork
                 foreach (var (x, y, z, state) in chunk.FindBlocks(name))
                 {
                     positions.AddRange([x, y, z]);
-                    stateOf.Add(states.TryGetValue(state, out var index) ? index : states[state] = states.Count);
+                    if (!states.TryGetValue(state, out var index))
+                    {
+                        states[state] = index = texts.Count;
+                        texts.Add(state.ToString());
+                    }
+
+                    stateOf.Add(index);
                 }
             },
             cancellationToken);
-        return new RegionBlocks([.. positions], [.. states.OrderBy(s => s.Value).Select(s => s.Key.ToString())], [.. stateOf], failures);
+        return new RegionBlocks([.. positions], [.. texts], [.. stateOf], failures);
     }
 
     /// <summary>The chunks of a region a query selects.</summary>
@@ -159,12 +161,15 @@ internal static class RegionWork
             ? RegionFile.Open(regionPath, damaged)
             : throw new CliException(CliErrorCodes.Open, "It is a device, pipe or socket, not a regular file.");
 
-    // A region's coordinates from its name; a query on x or z alone cannot place the chunks of a file named otherwise, and
-    // one that reads the chunks places them as region 0,0's, as stats and find do (ForEachChunk).
+    // A region's coordinates from its name; a file named otherwise is read as region 0,0 by every verb.
+    private static (int X, int Z) RegionOf(string regionPath) =>
+        RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z) : (0, 0);
+
+    // The same, for a query: one on x or z alone cannot place the chunks of a file not named r.X.Z.mca.
     private static (int X, int Z) PositionOf(string regionPath, ChunkQuery query) =>
-        RegionFileEntry.TryParse(Path.GetFileName(regionPath), out var x, out var z) ? (x, z)
-        : query.RequiresChunkData ? (0, 0)
-        : throw new CliException(CliErrorCodes.Open, "The file is not named r.X.Z.mca, so the query cannot tell where its chunks are.");
+        query.RequiresChunkData || RegionFileEntry.TryParse(Path.GetFileName(regionPath), out _, out _)
+            ? RegionOf(regionPath)
+            : throw new CliException(CliErrorCodes.Open, "The file is not named r.X.Z.mca, so the query cannot tell where its chunks are.");
 
     // The bytes deleting the chunks frees (or would free).
     private static async ValueTask<long> DeleteChunksAsync(string path, RegionFile region, List<(int X, int Z)> positions, bool apply, CliConsole console, CancellationToken cancellationToken)

@@ -5,19 +5,10 @@ namespace Millrace.Nbt.Tests.Worlds;
 
 public class PackedIndicesTests
 {
-    public static TheoryData<int, PackedLayout> Widths()
-    {
-        var data = new TheoryData<int, PackedLayout>();
-        foreach (var layout in new[] { PackedLayout.Spanning, PackedLayout.Padded })
-        {
-            for (var bits = 1; bits <= PackedIndices.MaxBitsPerEntry; bits++)
-            {
-                data.Add(bits, layout);
-            }
-        }
+    public static TheoryData<int, PackedLayout> Widths() => WidthsUpTo(PackedIndices.MaxBitsPerEntry);
 
-        return data;
-    }
+    // A palette's index is at most 13 bits wide (4,097 entries): Count is for palettes.
+    public static TheoryData<int, PackedLayout> PaletteWidths() => WidthsUpTo(13);
 
     [Theory]
     [MemberData(nameof(Widths))]
@@ -39,21 +30,6 @@ public class PackedIndicesTests
             PackedIndices.Pack(entries, bits, layout, repacked);
             Assert.Equal(packed, repacked);
         }
-    }
-
-    // A palette's index is at most 13 bits wide (4,097 entries): Count is for palettes.
-    public static TheoryData<int, PackedLayout> PaletteWidths()
-    {
-        var data = new TheoryData<int, PackedLayout>();
-        foreach (var layout in new[] { PackedLayout.Spanning, PackedLayout.Padded })
-        {
-            for (var bits = 1; bits <= 13; bits++)
-            {
-                data.Add(bits, layout);
-            }
-        }
-
-        return data;
     }
 
     [Theory]
@@ -151,6 +127,20 @@ public class PackedIndicesTests
         Assert.Equal(bits, PackedIndices.BitsFor(paletteSize, minimum));
 
     // Bit by bit through a BitArray: no shifts of longs, no layout arithmetic shared with the library.
+    private static TheoryData<int, PackedLayout> WidthsUpTo(int maxBits)
+    {
+        var data = new TheoryData<int, PackedLayout>();
+        foreach (var layout in new[] { PackedLayout.Spanning, PackedLayout.Padded })
+        {
+            for (var bits = 1; bits <= maxBits; bits++)
+            {
+                data.Add(bits, layout);
+            }
+        }
+
+        return data;
+    }
+
     internal static long[] ReferencePack(int[] entries, int bits, PackedLayout layout)
     {
         var positions = Positions(entries.Length, bits, layout, out var longs);
