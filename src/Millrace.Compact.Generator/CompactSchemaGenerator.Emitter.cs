@@ -63,21 +63,31 @@ public sealed partial class CompactSchemaGenerator
                 {
             {{Indent(locals, 8)}}{{unknownLocal}}
                     {{SeenLocals(model.Fields.Count)}}
-                    while (true)
+                    string? __field = null;
+                    try
                     {
-                        var __offset = reader.Offset;
-                        if (!reader.TryReadKey(out var __index, out var __wire))
+                        while (true)
                         {
-                            break;
-                        }
-
-                        switch (__index)
-                        {
-            {{Indent(Lines(model.Fields.Select((field, i) => ReadCase(field, i, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead))), 16)}}
-                            default:
-                                reader.Skip(__wire);{{keepUnknown}}
+                            __field = null;
+                            var __offset = reader.Offset;
+                            if (!reader.TryReadKey(out var __index, out var __wire))
+                            {
                                 break;
+                            }
+
+                            switch (__index)
+                            {
+            {{Indent(Lines(model.Fields.Select((field, i) => ReadCase(field, i, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead))), 20)}}
+                                default:
+                                    reader.Skip(__wire);{{keepUnknown}}
+                                    break;
+                            }
                         }
+                    }
+                    catch ({{FormatException}} __exception) when (__field is not null)
+                    {
+                        {{Values}}.AddPath(__exception, __field);
+                        throw;
                     }
 
             {{Indent(Paragraphs(model.Fields.Select((field, i) => AbsentCheck(field, i, ConstructionEmitter.Target(setsAsRead, members[i]), setsAsRead))), 8)}}
@@ -104,19 +114,13 @@ public sealed partial class CompactSchemaGenerator
               """;
         return $$"""
             case {{field.Index}}:
-                try
-                {
-                    {{Values}}.MarkRead(ref __seen{{i / 64}}, {{i % 64}}, {{field.Index}}, __offset);
-                    {{Values}}.ExpectWireType(__wire, {{Wire}}.{{wire}}, {{field.Index}}, __offset);
-            {{Indent(read, 8)}}
-                }
-                catch ({{FormatException}} __exception)
-                {
-                    {{Values}}.AddPath(__exception, "{{field.Name}}");
-                    throw;
-                }
-            {{(setsAsRead ? string.Empty : $"\n    __has{i} = true;")}}
+            {
+                __field = "{{field.Name}}";
+                {{Values}}.MarkRead(ref __seen{{i / 64}}, {{i % 64}}, {{field.Index}}, __offset);
+                {{Values}}.ExpectWireType(__wire, {{Wire}}.{{wire}}, {{field.Index}}, __offset);
+            {{Indent(read, 4)}}{{(setsAsRead ? string.Empty : $"\n    __has{i} = true;")}}
                 break;
+            }
             """;
     }
 
@@ -133,7 +137,7 @@ public sealed partial class CompactSchemaGenerator
               {
                   __key = null;
                   var __keyOffset = __nested.Offset;
-                  var __read = __nested.ReadString(limits.MaxStringLength);
+                  var __read = __nested.ReadName(limits.MaxStringLength);
                   __key = __read;
                   {{Values}}.NewEntry(__map, __read, __keyOffset) = {{ValueRead(field.Value, "__nested", "depth + 1")}};
               }

@@ -112,6 +112,24 @@ public ref struct CompactReader
         return _cursor.Take((int)length);
     }
 
+    /// <summary>Reads a UTF-8 string that names something, such as a map's key: a short ASCII one comes from <see cref="NameCache"/>, shared with every read that met it before, the rest as <see cref="ReadString"/> reads them.</summary>
+    /// <param name="maxLength">The longest string allowed, in bytes.</param>
+    /// <returns>The string.</returns>
+    public string ReadName(int maxLength)
+    {
+        var start = _cursor;
+        var length = ReadVarint();
+        if (length <= (ulong)Math.Min(maxLength, NameCache.MaxLength) && _cursor.CanTake((int)length)
+            && NameCache.Get(_cursor.Take((int)length)) is { } name)
+        {
+            return name;
+        }
+
+        // Read again from the length, so that what ReadString refuses is refused at the same offset with the same error.
+        _cursor = start;
+        return ReadString(maxLength);
+    }
+
     /// <summary>Reads a UTF-8 string.</summary>
     /// <param name="maxLength">The longest string allowed, in bytes.</param>
     /// <returns>The string.</returns>

@@ -6,7 +6,7 @@ namespace Millrace.Nbt.Binary;
 /// <summary>
 /// The ASCII strings one read decoded, in a small table by a hash of their bytes: values repeat (most ids are a handful of
 /// "minecraft:…" names), so a repeat costs a comparison instead of a decode and a new string, and what the read builds
-/// shares one string for them all. Short names, which repeat across reads too, are kept in <see cref="NbtNameCache"/>
+/// shares one string for them all. Short names, which repeat across reads too, are kept in <see cref="NameCache"/>
 /// instead. Lives in the reader (a few hundred bytes of its stack), so a read owns nothing to give back.
 /// </summary>
 /// <remarks>
@@ -65,14 +65,14 @@ internal struct NbtStringTable
         return Get(input, cursor.Position - length, length, cursor);
     }
 
-    /// <summary>Gets a tag's name as <see cref="Get"/> does, from <see cref="NbtNameCache"/> when it is short ASCII.</summary>
+    /// <summary>Gets a tag's name as <see cref="Get"/> does, from <see cref="NameCache"/> when it is short ASCII.</summary>
     /// <param name="input">The whole input the bytes are in.</param>
     /// <param name="offset">Where they start.</param>
     /// <param name="length">How many there are.</param>
     /// <param name="cursor">The cursor whose flavour decodes them.</param>
     /// <returns>The name.</returns>
     public string GetName(ReadOnlySpan<byte> input, int offset, int length, in NbtCursor cursor) =>
-        length is > 0 and <= NbtNameCache.MaxLength && NbtNameCache.Get(input.Slice(offset, length)) is { } name
+        NameCache.Get(input.Slice(offset, length)) is { } name
             ? name
             : Get(input, offset, length, cursor);
 

@@ -125,6 +125,69 @@ public class CompactReaderTests
         Assert.Throws<ArgumentOutOfRangeException>(() => new CompactReader([0x01, 0x00]).ReadCount(maxCount, minimumElementSize));
     }
 
+    [Theory]
+    [InlineData("role")]
+    [InlineData("")]
+    [InlineData("zoneinfo/America/Los_Angeles/x")]
+    [InlineData("département")]
+    [InlineData("a key longer than the thirty-two bytes the cache keeps")]
+    public void ReadName_ReadsWhatReadStringReads(string text)
+    {
+        var bytes = Prefixed(text);
+
+        Assert.Equal(text, new CompactReader(bytes, Base).ReadName(100));
+        Assert.Equal(text, new CompactReader(bytes, Base).ReadString(100));
+    }
+
+    [Fact]
+    public void ReadName_ShortAscii_SharesOneStringBetweenReads()
+    {
+        var bytes = Prefixed("department");
+
+        Assert.Same(new CompactReader(bytes, Base).ReadName(100), new CompactReader(bytes, Base).ReadName(100));
+    }
+
+    [Fact]
+    public void ReadName_ThenTheNextValue_LeavesTheReaderAfterTheName()
+    {
+        var reader = new CompactReader([.. Prefixed("id"), 0x2A], Base);
+
+        reader.ReadName(100);
+
+        Assert.Equal(42UL, reader.ReadVarint());
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 0x03, (byte)'a', (byte)'b' }, CompactErrorCodes.BadLength, "Declared length 3 needs more bytes than the 2 that remain.", Base)]
+    [InlineData(new byte[] { 0x02, (byte)'a', 0xFF }, CompactErrorCodes.BadEncoding, null, Base + 1)]
+    [InlineData(new byte[] { 0x05, (byte)'a', (byte)'b', (byte)'c', (byte)'d', (byte)'e' }, CompactErrorCodes.Limit, null, Base)]
+    public void ReadName_RefusesAsReadStringDoes(byte[] bytes, string code, string? reason, long offset)
+    {
+        var name = Assert.Throws<CompactFormatException>(() => new CompactReader(bytes, Base).ReadName(4));
+        var text = Assert.Throws<CompactFormatException>(() => new CompactReader(bytes, Base).ReadString(4));
+
+        Assert.Equal((text.Code, text.Message, text.ByteOffset), (name.Code, name.Message, name.ByteOffset));
+        Assert.Equal(code, name.Code);
+        Assert.Equal(offset, name.ByteOffset);
+        if (reason is not null)
+        {
+            AssertError(name, code, reason, offset);
+        }
+    }
+
+    [Theory]
+    [InlineData("plain ascii, widened in one pass")]
+    [InlineData("ascii then é")]
+    [InlineData("\0 and \u007F are ASCII: \u0000\u007F")]
+    public void ReadString_AsciiAndNot_DecodesEveryChar(string text) =>
+        Assert.Equal(System.Text.RegularExpressions.Regex.Unescape(text), new CompactReader(Prefixed(System.Text.RegularExpressions.Regex.Unescape(text)), Base).ReadString(100));
+
+    private static byte[] Prefixed(string text)
+    {
+        var utf8 = System.Text.Encoding.UTF8.GetBytes(text);
+        return [(byte)utf8.Length, .. utf8];
+    }
+
     private static void AssertError(CompactFormatException error, string code, string reason, long offset)
     {
         Assert.Equal(code, error.Code);

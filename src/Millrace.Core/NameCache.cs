@@ -1,23 +1,22 @@
-using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 
-namespace Millrace.Nbt.Binary;
+namespace Millrace;
 
 /// <summary>
-/// Short ASCII tag names, shared by every read in the process: the same few hundred names ("id", "Count", "Slot",
-/// "Pos"…) come back in every player file and chunk, so a read finds them here instead of decoding them, and the trees a
-/// program keeps hold one string per name between them.
+/// Short ASCII names, shared by every read in the process: the same few hundred names come back in every document of a
+/// kind (an NBT tag's "id", "Count", "Slot"; a compact map's keys, "role", "region"), so a reader finds them here instead of
+/// decoding them, and the objects a program keeps hold one string per name between them.
 /// </summary>
 /// <remarks>
 /// Names only, as Jackson canonicalizes field names and not values: names are the data's schema, values are its content,
-/// which a process-wide table should not keep. Bounded: <see cref="Slots"/> names of at most <see cref="MaxLength"/>
-/// chars (under 150 KB with their entries). Safe from any thread without a lock: a slot holds one immutable entry, read
-/// and replaced whole; two names that share a slot replace each other, which costs a decode and never a wrong name, since
-/// a kept name is returned only for bytes equal to its chars.
+/// which a process-wide table should not keep. Bounded: 1,024 names of at most <see cref="MaxLength"/> bytes (under
+/// 150 KB with their entries). Safe from any thread without a lock: a slot holds one immutable entry, read and replaced
+/// whole; two names that share a slot replace each other, which costs a decode and never a wrong name, since a kept
+/// name is returned only for bytes equal to its chars.
 /// </remarks>
-internal static class NbtNameCache
+public static class NameCache
 {
     /// <summary>The longest name kept, in bytes.</summary>
     public const int MaxLength = 32;
@@ -32,12 +31,16 @@ internal static class NbtNameCache
 
     private static readonly Entry?[] Entries = new Entry?[Slots];
 
-    /// <summary>Gets the name these bytes spell: the kept string, or a new one, kept; <see langword="null"/> when they are not all ASCII.</summary>
-    /// <param name="bytes">The name's bytes: 1 to <see cref="MaxLength"/> of them.</param>
+    /// <summary>Gets the name these bytes spell: the kept string, or a new one, kept; <see langword="null"/> when they are not all ASCII, or are empty or longer than <see cref="MaxLength"/>.</summary>
+    /// <param name="bytes">The name's bytes (ASCII is the same bytes in UTF-8, Modified UTF-8 and Latin-1).</param>
     /// <returns>The name, or <see langword="null"/>.</returns>
     public static string? Get(ReadOnlySpan<byte> bytes)
     {
-        Debug.Assert(bytes.Length is > 0 and <= MaxLength, "The caller passes 1 to MaxLength bytes.");
+        if (bytes.Length is 0 or > MaxLength)
+        {
+            return null;
+        }
+
         var (first, last) = Words(bytes);
 
         // The words and the length, mixed by multiplication, whose top bits pick the slot: names that differ only in the
@@ -51,7 +54,6 @@ internal static class NbtNameCache
             return kept.Name;
         }
 
-        // ASCII bytes are the same chars in every flavour's encoding.
         if (!Ascii.IsValid(bytes))
         {
             return null;
