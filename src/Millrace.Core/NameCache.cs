@@ -10,9 +10,11 @@ namespace Millrace;
 /// decoding them, and the objects a program keeps hold one string per name between them.
 /// </summary>
 /// <remarks>
-/// Names only, as Jackson canonicalizes field names and not values: names are the data's schema, values are its content,
-/// which a process-wide table should not keep. Bounded: 1,024 names of at most <see cref="MaxLength"/> bytes (under
-/// 150 KB with their entries). Safe from any thread without a lock: a slot holds one immutable entry, read and replaced
+/// Names only, as Jackson canonicalizes field names and not values: names are mostly the data's schema, values are its
+/// content, which a process-wide table should not keep. A map's keys can be content too (ids, addresses): a name is
+/// kept only when it comes twice in a row to its place in the table, so keys seen once are neither kept nor evict the
+/// names that repeat, and what is kept is bounded: 1,024 names of at most <see cref="MaxLength"/> bytes (under 160 KB
+/// with their entries and sightings). Safe from any thread without a lock: a slot holds one immutable entry, read and replaced
 /// whole; two names that share a slot replace each other, which costs a decode and never a wrong name, since a kept
 /// name is returned only for bytes equal to its chars.
 /// </remarks>
@@ -30,8 +32,9 @@ public static class NameCache
     private const int SlotBits = 10;
 
     private static readonly Entry?[] Entries = new Entry?[Slots];
+    private static readonly ulong[] Sightings = new ulong[Slots];
 
-    /// <summary>Gets the name these bytes spell: the kept string, or a new one, kept; <see langword="null"/> when they are not all ASCII, or are empty or longer than <see cref="MaxLength"/>.</summary>
+    /// <summary>Gets the name these bytes spell: the kept string, or a new one (kept when the same name came just before it at its place in the table); <see langword="null"/> when they are not all ASCII, or are empty or longer than <see cref="MaxLength"/>.</summary>
     /// <param name="bytes">The name's bytes (ASCII is the same bytes in UTF-8, Modified UTF-8 and Latin-1).</param>
     /// <returns>The name, or <see langword="null"/>.</returns>
     public static string? Get(ReadOnlySpan<byte> bytes)
@@ -54,12 +57,36 @@ public static class NameCache
             return kept.Name;
         }
 
-        if (!Ascii.IsValid(bytes))
+        return Miss(bytes, hash, ref slot);
+    }
+
+    // Out of Get, whose hits then take no stack buffer (and its zeroing and checks) on every call.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static string? Miss(ReadOnlySpan<byte> bytes, ulong hash, ref Entry? slot)
+    {
+        // A miss works on a copy: bytes another thread changes meanwhile can make a wrong answer for that caller, never an
+        // entry whose words and name disagree, which would be every later caller's wrong answer.
+        Span<byte> copy = stackalloc byte[MaxLength];
+        copy = copy[..bytes.Length];
+        bytes.CopyTo(copy);
+        if (!Ascii.IsValid(copy))
         {
             return null;
         }
 
-        var name = Encoding.Latin1.GetString(bytes);
+        var name = Encoding.Latin1.GetString(copy);
+
+        // A name is kept on its second sighting in a row at its slot: one seen once (a map's key that is data, such as an
+        // id) neither allocates an entry nor evicts a name that keeps coming back. Sightings are hashes, raced without
+        // harm: a lost one only delays a name's keeping.
+        ref var sighting = ref Sightings[(int)(hash >> (64 - SlotBits))];
+        if (Volatile.Read(ref sighting) != hash)
+        {
+            Volatile.Write(ref sighting, hash);
+            return name;
+        }
+
+        var (first, last) = Words(copy);
         Volatile.Write(ref slot, new Entry(first, last, name));
         return name;
     }

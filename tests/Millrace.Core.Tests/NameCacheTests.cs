@@ -16,9 +16,22 @@ public class NameCacheTests
         var bytes = Encoding.ASCII.GetBytes(name);
 
         var first = NameCache.Get(bytes);
+        var second = NameCache.Get(bytes.ToArray());
 
+        // Kept on its second sighting in a row: from then on, one string.
         Assert.Equal(name, first);
-        Assert.Same(first, NameCache.Get(bytes.ToArray()));
+        Assert.Equal(name, second);
+        Assert.Same(second, NameCache.Get(bytes.ToArray()));
+    }
+
+    [Fact]
+    public void Get_NameSeenOnce_IsNotKept()
+    {
+        var once = Encoding.ASCII.GetBytes("seen-once-7f3a");
+
+        var first = NameCache.Get(once);
+
+        Assert.NotSame(first, NameCache.Get(once));
     }
 
     [Theory]

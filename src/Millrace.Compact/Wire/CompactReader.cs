@@ -119,7 +119,7 @@ public ref struct CompactReader
     {
         var start = _cursor;
         var length = ReadVarint();
-        if (length <= (ulong)Math.Min(maxLength, NameCache.MaxLength) && _cursor.CanTake((int)length)
+        if (length <= NameCache.MaxLength && (int)length <= maxLength && _cursor.CanTake((int)length)
             && NameCache.Get(_cursor.Take((int)length)) is { } name)
         {
             return name;

@@ -110,6 +110,26 @@ namespace Millrace.Compact.Tests
         }
 
         [Fact]
+        public void UnknownField_CutShortAfterAKnownOne_HasNoFieldInItsPath()
+        {
+            // Settings: Always (4, varint) = 5, then an unknown field 9 declaring 5 bytes where 1 is left.
+            byte[] bytes = [1, 0, 24, 0x10, 0x05, 0x27, 0x05, 0x00];
+            var error = Assert.Throws<CompactFormatException>(() => CompactSerializer.Deserialize<Settings>(bytes));
+            Assert.Equal(CompactErrorCodes.BadLength, error.Code);
+            Assert.True(string.IsNullOrEmpty(error.Path), error.Path);
+        }
+
+        [Fact]
+        public void KnownField_CutShortAfterAnother_HasItsNameInItsPath()
+        {
+            // Settings: Always (4) = 5, then Name (2, length-delimited) declaring 5 bytes where 1 is left.
+            byte[] bytes = [1, 0, 24, 0x10, 0x05, 0x0B, 0x05, 0x61];
+            var error = Assert.Throws<CompactFormatException>(() => CompactSerializer.Deserialize<Settings>(bytes));
+            Assert.Equal(CompactErrorCodes.BadLength, error.Code);
+            Assert.Equal("Name", error.Path);
+        }
+
+        [Fact]
         public void OmitDefault_CostsZeroBytesForDefaults()
         {
             Assert.Equal("010018" + "1000", Convert.ToHexString(Serialize(new Settings())));
