@@ -15,8 +15,8 @@ namespace Millrace;
 /// kept only when it comes twice in a row to its place in the table, so keys seen once are neither kept nor evict the
 /// names that repeat, and what is kept is bounded: 1,024 names of at most <see cref="MaxLength"/> bytes (under 160 KB
 /// with their entries and sightings). Safe from any thread without a lock: a slot holds one immutable entry, read and replaced
-/// whole; two names that share a slot replace each other, which costs a decode and never a wrong name, since a kept
-/// name is returned only for bytes equal to its chars.
+/// whole; two names that share a slot take turns in it (or, coming in turns, neither is kept), which costs a decode and
+/// never a wrong name, since a kept name is returned only for bytes equal to its chars.
 /// </remarks>
 public static class NameCache
 {
@@ -49,20 +49,20 @@ public static class NameCache
         // The words and the length, mixed by multiplication, whose top bits pick the slot: names that differ only in the
         // middle of a long name share a slot, and take turns in it.
         var hash = ((first + (ulong)bytes.Length) * 0x9E3779B97F4A7C15UL) ^ (last * 0xC2B2AE3D27D4EB4FUL);
-        ref var slot = ref Entries[(int)(hash >> (64 - SlotBits))];
-        var kept = Volatile.Read(ref slot);
+        var index = (int)(hash >> (64 - SlotBits));
+        var kept = Volatile.Read(ref Entries[index]);
         if (kept is not null && kept.First == first && kept.Last == last && kept.Name.Length == bytes.Length
             && (bytes.Length <= WordsLength || Ascii.Equals(bytes, kept.Name)))
         {
             return kept.Name;
         }
 
-        return Miss(bytes, hash, ref slot);
+        return Miss(bytes, hash, index);
     }
 
     // Out of Get, whose hits then take no stack buffer (and its zeroing and checks) on every call.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static string? Miss(ReadOnlySpan<byte> bytes, ulong hash, ref Entry? slot)
+    private static string? Miss(ReadOnlySpan<byte> bytes, ulong hash, int index)
     {
         // A miss works on a copy: bytes another thread changes meanwhile can make a wrong answer for that caller, never an
         // entry whose words and name disagree, which would be every later caller's wrong answer.
@@ -79,7 +79,7 @@ public static class NameCache
         // A name is kept on its second sighting in a row at its slot: one seen once (a map's key that is data, such as an
         // id) neither allocates an entry nor evicts a name that keeps coming back. Sightings are hashes, raced without
         // harm: a lost one only delays a name's keeping.
-        ref var sighting = ref Sightings[(int)(hash >> (64 - SlotBits))];
+        ref var sighting = ref Sightings[index];
         if (Volatile.Read(ref sighting) != hash)
         {
             Volatile.Write(ref sighting, hash);
@@ -87,7 +87,7 @@ public static class NameCache
         }
 
         var (first, last) = Words(copy);
-        Volatile.Write(ref slot, new Entry(first, last, name));
+        Volatile.Write(ref Entries[index], new Entry(first, last, name));
         return name;
     }
 

@@ -112,7 +112,7 @@ public ref struct CompactReader
         return _cursor.Take((int)length);
     }
 
-    /// <summary>Reads a UTF-8 string that names something, such as a map's key: a short ASCII one comes from <see cref="NameCache"/>, shared with every read that met it before, the rest as <see cref="ReadString"/> reads them.</summary>
+    /// <summary>Reads a UTF-8 string that names something, such as a map's key: a short ASCII one that repeats comes from <see cref="NameCache"/>, one string for every read of it, the rest as <see cref="ReadString"/> reads them.</summary>
     /// <param name="maxLength">The longest string allowed, in bytes.</param>
     /// <returns>The string.</returns>
     public string ReadName(int maxLength)
