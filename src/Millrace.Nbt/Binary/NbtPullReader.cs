@@ -235,6 +235,7 @@ public ref struct NbtPullReader
     // A compound's next tag, its id, name length and name checked at once against the bytes that remain, where the
     // careful steps check each through the cursor: the tag's type, or 0 to leave the tag to them (the compound's end, the
     // varint flavour, anything cut short or not a tag, which they locate).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private int TryReadHeader()
     {
         var position = _cursor.Position;
@@ -296,11 +297,15 @@ public ref struct NbtPullReader
     /// <see cref="ListCount"/> and <see cref="ListElementType"/> keep describing the list last started by <see cref="Read"/>.</summary>
     public void Skip()
     {
-        if (Token is not (NbtToken.StartCompound or NbtToken.StartList))
+        // Small enough for the JIT to inline: a skim calls it on every token, and most are values, which it leaves.
+        if (Token is NbtToken.StartCompound or NbtToken.StartList)
         {
-            return;
+            SkipContainer();
         }
+    }
 
+    private void SkipContainer()
+    {
         // Iterative, on the reader's own frame stack: nesting costs no call stack however deep MaxDepth is. It walks the
         // bytes with the same checks as Read but none of its per-token state (token, type, name), which only the end
         // token it stops on needs.
@@ -409,7 +414,9 @@ public ref struct NbtPullReader
         var length = data.Length;
         var pos = start;
         var depth = seeded;
-        while (pos < length && (seeded == 0 || depth > 0))
+        // A seeded pass stops when it closes its last frame, which only a compound's end can do: tested there, not on
+        // every tag.
+        while (pos < length)
         {
             var id = Unsafe.Add(ref bytes, pos);
             if (id == 0 && depth > 0)
@@ -428,6 +435,11 @@ public ref struct NbtPullReader
                     }
 
                     depth--;
+                }
+
+                if (depth == 0 && seeded > 0)
+                {
+                    break;
                 }
 
                 continue;
@@ -648,6 +660,22 @@ public ref struct NbtPullReader
     [UnscopedRef]
     private ref Frame PushList()
     {
+        // The fixed-width flavours' header in place, its type and count checked at once, as TryReadHeader does a tag's;
+        // anything it would refuse goes to the careful steps, which say what is wrong and where.
+        if (_cursor.Format != NbtFormat.BedrockNetwork && _cursor.CanTake(5))
+        {
+            ref var at = ref Unsafe.Add(ref MemoryMarshal.GetReference(_data), _cursor.Position);
+            var id = at;
+            var elements = _cursor.IsLittleEndian ? LittleEndian.ReadInt32(ref Unsafe.Add(ref at, 1)) : BigEndian.ReadInt32(ref Unsafe.Add(ref at, 1));
+            if ((uint)(id - 1) < (uint)NbtTagType.LongArray && elements >= 0
+                && (ulong)elements * (uint)_cursor.MinimumSize((NbtTagType)id) <= (ulong)(_cursor.Remaining - 5))
+            {
+                _cursor.Advance(5);
+                Push(new Frame(true, (NbtTagType)id, elements));
+                return ref FrameAt(_depth - 1);
+            }
+        }
+
         var elementType = _cursor.ReadTagType();
         var offset = _cursor.Position;
         var count = _cursor.ReadLength(elementType == NbtTagType.End ? 0 : _cursor.MinimumSize(elementType));
