@@ -100,29 +100,33 @@ public static class CompactFrame
     {
         ArgumentNullException.ThrowIfNull(limits);
         limits.Validate();
+
+        // Every message is built in CompactThrow and the compressed path is its own method: a message's formatting
+        // here made every read of an uncompressed frame clear its locals first.
         var span = data.Span;
         if (span.Length < 3)
         {
-            throw new CompactFormatException(CompactErrorCodes.Truncated, "A frame needs at least 3 bytes: version, flags and type id.", span.Length);
+            CompactThrow.FrameTooShort(span.Length);
         }
 
         if (span[0] != Version)
         {
-            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {span[0]}; this reader knows version {Version}."), 0);
+            CompactThrow.UnknownVersion(span[0], Version);
         }
 
-        if ((span[1] & ~0b1111) != 0)
+        var flags = span[1];
+        if ((flags & ~0b1111) != 0)
         {
-            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{span[1]:X2}."), 1);
+            CompactThrow.UnknownFlags(flags);
         }
 
-        compression = (CompactCompression)(span[1] & 0b11);
-        isCollection = (span[1] & CollectionFlag) != 0;
-        var steps = (span[1] & KeyStepsFlag) != 0;
+        compression = (CompactCompression)(flags & 0b11);
+        isCollection = (flags & CollectionFlag) != 0;
+        var steps = (flags & KeyStepsFlag) != 0;
         if (steps && (compression == CompactCompression.None || isCollection))
         {
             // Writers step only a compressed single record's keys: a frame that says otherwise was not written by one.
-            CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"Flags 0x{span[1]:X2} step the keys of {(isCollection ? "a collection" : "an uncompressed body")}; only a compressed single record's keys are stepped."), 1);
+            CompactThrow.MisplacedKeySteps(flags, isCollection);
         }
 
         var status = Varint.TryRead(span[2..], out uint id, out var used);
@@ -133,17 +137,23 @@ public static class CompactFrame
 
         typeId = (int)id;
         var body = data[(2 + used)..];
-        if (compression == CompactCompression.None)
+        if (compression != CompactCompression.None)
         {
-            if (body.Length > limits.MaxBodyLength)
-            {
-                CompactThrow.Limit(string.Create(CultureInfo.InvariantCulture, $"The body of {body.Length} bytes exceeds the limit of {limits.MaxBodyLength}."), 2 + used);
-            }
-
-            return body;
+            return Decompressed(body.Span, compression, steps, limits.MaxBodyLength, 2 + used, zstdDictionary);
         }
 
-        var decompressed = Decompress(body.Span, compression, limits.MaxBodyLength, 2 + used, zstdDictionary);
+        if (body.Length > limits.MaxBodyLength)
+        {
+            CompactThrow.BodyOverLimit(body.Length, limits.MaxBodyLength, 2 + used);
+        }
+
+        return body;
+    }
+
+    // A compressed body inflated within the limit, its key steps restored to indices when the flags say so.
+    private static byte[] Decompressed(ReadOnlySpan<byte> body, CompactCompression compression, bool steps, int maxLength, int headerLength, CompactZstdDictionary? zstdDictionary)
+    {
+        var decompressed = Decompress(body, compression, maxLength, headerLength, zstdDictionary);
         if (!steps)
         {
             return decompressed;
@@ -151,7 +161,7 @@ public static class CompactFrame
 
         try
         {
-            return CompactKeySteps.Restore(decompressed, limits.MaxBodyLength, 2 + used);
+            return CompactKeySteps.Restore(decompressed, maxLength, headerLength);
         }
         catch (CompactFormatException exception) when (exception.Code != CompactErrorCodes.Limit)
         {

@@ -88,6 +88,30 @@ internal static class CompactThrow
         throw new CompactFormatException(CompactErrorCodes.Frame, reason, offset);
 
     [DoesNotReturn]
+    public static void FrameTooShort(int length) =>
+        throw new CompactFormatException(CompactErrorCodes.Truncated, "A frame needs at least 3 bytes: version, flags and type id.", length);
+
+    [DoesNotReturn]
+    public static void UnknownVersion(byte version, byte known) =>
+        Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown format version {version}; this reader knows version {known}."), 0);
+
+    [DoesNotReturn]
+    public static void UnknownFlags(byte flags) =>
+        Frame(string.Create(CultureInfo.InvariantCulture, $"Unknown flags 0x{flags:X2}."), 1);
+
+    [DoesNotReturn]
+    public static void MisplacedKeySteps(byte flags, bool isCollection) =>
+        Frame(string.Create(CultureInfo.InvariantCulture, $"Flags 0x{flags:X2} step the keys of {(isCollection ? "a collection" : "an uncompressed body")}; only a compressed single record's keys are stepped."), 1);
+
+    [DoesNotReturn]
+    public static void WrongRecordType(int typeId, string typeName, int expected) =>
+        Frame(string.Create(CultureInfo.InvariantCulture, $"The frame holds type id {typeId}; {typeName} has id {expected}."), 2);
+
+    [DoesNotReturn]
+    public static void BodyOverLimit(int length, int maxLength, long offset) =>
+        Limit(string.Create(CultureInfo.InvariantCulture, $"The body of {length} bytes exceeds the limit of {maxLength}."), offset);
+
+    [DoesNotReturn]
     public static void Limit(string reason, long offset) =>
         throw new CompactFormatException(CompactErrorCodes.Limit, reason, offset);
 

@@ -152,7 +152,7 @@ public static class CompactSerializer
         var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out compression, zstdDictionary);
         if (typeId != T.TypeId)
         {
-            CompactThrow.Frame($"The frame holds type id {typeId}; {typeof(T).Name} has id {T.TypeId}.", 2);
+            CompactThrow.WrongRecordType(typeId, typeof(T).Name, T.TypeId);
         }
 
         if (isCollection != expectCollection)
