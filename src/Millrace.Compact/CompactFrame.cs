@@ -100,7 +100,12 @@ public static class CompactFrame
     {
         ArgumentNullException.ThrowIfNull(limits);
         limits.Validate();
+        return BodyOf(data, limits, out typeId, out isCollection, out compression, zstdDictionary);
+    }
 
+    /// <summary>As <see cref="Read"/>, for the readers of this library, which have validated <paramref name="limits"/> already.</summary>
+    internal static ReadOnlyMemory<byte> BodyOf(ReadOnlyMemory<byte> data, CompactLimits limits, out int typeId, out bool isCollection, out CompactCompression compression, CompactZstdDictionary? zstdDictionary)
+    {
         // Every message is built in CompactThrow and the compressed path is its own method: a message's formatting
         // here made every read of an uncompressed frame clear its locals first.
         var span = data.Span;

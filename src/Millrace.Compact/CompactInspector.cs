@@ -21,7 +21,7 @@ public static class CompactInspector
     {
         limits ??= CompactLimits.Default;
         limits.Validate();
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
+        var body = CompactFrame.BodyOf(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         var text = new StringBuilder(256, limits.MaxDescriptionLength);
         text.Append(CultureInfo.InvariantCulture, $"frame: version {CompactFrame.Version}, type {typeId}, {(isCollection ? "collection" : "single")}, compression {CompactFrame.Name(compression)}{(CompactFrame.HasKeySteps(frame.Span) ? " (keys as steps)" : "")}, body {body.Length} bytes\n");
         try

@@ -74,7 +74,7 @@ public static class CompactJson
         ArgumentNullException.ThrowIfNull(output);
         limits ??= CompactLimits.Default;
         limits.Validate();
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
+        var body = CompactFrame.BodyOf(frame, limits, out var typeId, out var isCollection, out var compression, zstdDictionary);
         if (!schema.TryGetType(typeId, out var type))
         {
             CompactThrow.Frame(string.Create(CultureInfo.InvariantCulture, $"No type with id {typeId} is registered."), 2);

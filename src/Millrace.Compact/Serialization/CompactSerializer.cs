@@ -149,7 +149,7 @@ public static class CompactSerializer
     private static ReadOnlyMemory<byte> Body<T>(ReadOnlyMemory<byte> frame, CompactLimits limits, CompactZstdDictionary? zstdDictionary, bool expectCollection, out CompactCompression compression)
         where T : ICompactSerializable<T>
     {
-        var body = CompactFrame.Read(frame, limits, out var typeId, out var isCollection, out compression, zstdDictionary);
+        var body = CompactFrame.BodyOf(frame, limits, out var typeId, out var isCollection, out compression, zstdDictionary);
         if (typeId != T.TypeId)
         {
             CompactThrow.WrongRecordType(typeId, typeof(T).Name, T.TypeId);
